@@ -1,0 +1,87 @@
+# Quinto — build, test and benchmark.
+#   make               pbrain-quinto (and quinto-manager) at the top, optimised
+#   make test          build and run every test (unit, rules on shared/testdata, end-to-end)
+#   make sanitize      the same tests built with -fsanitize=address,undefined
+#   make debug         an -O0 -g3 build with assertions (consistency checks after every move)
+#   make bench         play/undo micro-benchmark and the search bench
+#   make clean
+# CC=clang make works the same. Check (libcheck) is needed for the tests only.
+
+CC       ?= cc
+CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
+OPT      ?= -O3 -DNDEBUG
+CFLAGS   += $(CSTD) $(WARN) $(OPT) -pthread -MMD -MP
+LDLIBS   += -pthread -lm
+SHARED   ?= $(abspath ../shared)
+
+BUILD    ?= build/release
+ifeq ($(SANITIZE),1)
+  BUILD  := build/sanitize
+  OPT    := -O1 -g -fno-omit-frame-pointer
+  CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined
+  LDFLAGS += -fsanitize=address,undefined
+endif
+ifeq ($(DEBUG),1)
+  BUILD  := build/debug
+  OPT    := -O0 -g3
+endif
+
+GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+CFLAGS   += -DQUINTO_REV=\"$(GIT_REV)\"
+
+LIB_SRC  := $(wildcard brain/*.c eval/*.c search/*.c) $(filter-out protocol/main.c,$(wildcard protocol/*.c))
+MGR_SRC  := $(filter-out tournaments/main.c,$(wildcard tournaments/*.c))
+TEST_SRC := $(wildcard tests/check_*.c) tests/testutil.c
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MGR_OBJ  := $(MGR_SRC:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
+HAVE_MGR := $(wildcard tournaments/main.c)
+
+PROGRAMS := pbrain-quinto $(if $(HAVE_MGR),quinto-manager)
+TOP      := $(if $(filter build/release,$(BUILD)),,$(BUILD)/)
+
+.PHONY: all test sanitize debug bench clean check-deps
+all: $(addprefix $(TOP),$(PROGRAMS))
+
+$(TOP)pbrain-quinto: $(BUILD)/protocol/main.o $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(TOP)quinto-manager: $(BUILD)/tournaments/main.o $(MGR_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# ---- tests ----
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
+
+$(BUILD)/tests/%.o: CFLAGS += $(CHECK_CFLAGS)
+
+$(BUILD)/quinto-tests: $(TEST_OBJ) $(MGR_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
+
+check-deps:
+	@pkg-config --exists check || { echo "Check is missing: apt-get install -y check pkg-config"; exit 1; }
+	@test -d $(SHARED)/testdata || { echo "shared testdata not found at $(SHARED) (set SHARED=...)"; exit 1; }
+
+test: check-deps all $(BUILD)/quinto-tests
+	QUINTO_TESTDATA=$(SHARED)/testdata QUINTO_BRAIN=$(abspath $(TOP)pbrain-quinto) \
+	  QUINTO_MANAGER=$(abspath $(TOP)quinto-manager) QUINTO_TESTS=$(abspath tests) \
+	  ./$(BUILD)/quinto-tests
+
+sanitize:
+	$(MAKE) test SANITIZE=1
+
+debug:
+	$(MAKE) all DEBUG=1
+
+bench: all
+	./pbrain-quinto bench
+
+clean:
+	rm -rf build pbrain-quinto quinto-manager
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,190 @@
+/* brain/board.c — padded board, play/undo, Zobrist key, candidate area. */
+#include "board.h"
+
+#include <assert.h>
+#include <string.h>
+
+/* ---- Zobrist keys: generated once, deterministically, by splitmix64. ---- */
+
+static uint64_t zob_stone[2][BOARD_MAX_CELLS];
+static uint64_t zob_side;
+static bool zob_ready;
+
+static uint64_t splitmix64(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void zobrist_init(void) {
+    if (zob_ready)
+        return;
+    uint64_t s = 0x51A7C0DE2026ULL;
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < BOARD_MAX_CELLS; i++)
+            zob_stone[c][i] = splitmix64(&s);
+    zob_side = splitmix64(&s);
+    zob_ready = true;
+}
+
+uint64_t zobrist_stone(int colour, Move m) { return zob_stone[colour - 1][m]; }
+uint64_t zobrist_side(void) { return zob_side; }
+
+/* ---- Candidate neighbourhood ---- */
+
+int board_neighbourhood(const Board *b, int offsets[64]) {
+    int n = 0;
+    for (int dy = -4; dy <= 4; dy++)
+        for (int dx = -4; dx <= 4; dx++) {
+            if (dx == 0 && dy == 0)
+                continue;
+            int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+            bool square = ax <= 2 && ay <= 2;
+            bool line = ax == 0 || ay == 0 || ax == ay;
+            if (square || line)
+                offsets[n++] = dy * b->stride + dx;
+        }
+    return n;
+}
+
+static inline void cand_add(Board *b, Move m) {
+    b->cand[b->cand_count++] = m;
+    b->cand_index[m] = (uint16_t)b->cand_count;
+}
+
+static inline void cand_remove(Board *b, Move m) {
+    int i = b->cand_index[m] - 1;
+    Move last = b->cand[--b->cand_count];
+    b->cand[i] = last;
+    b->cand_index[last] = (uint16_t)(i + 1);
+    b->cand_index[m] = 0;
+}
+
+/* ---- Set-up ---- */
+
+bool board_init(Board *b, int width, int height) {
+    if (width < BOARD_MIN_SIZE || height < BOARD_MIN_SIZE || width > BOARD_MAX_SIZE ||
+        height > BOARD_MAX_SIZE)
+        return false;
+    zobrist_init();
+    b->width = width;
+    b->height = height;
+    b->stride = width + BOARD_PAD;
+    b->cell_count = (height + 2 * BOARD_PAD) * b->stride + BOARD_PAD;
+    b->dir[0] = 1;
+    b->dir[1] = b->stride;
+    b->dir[2] = b->stride + 1;
+    b->dir[3] = b->stride - 1;
+    b->neigh_count = board_neighbourhood(b, b->neigh);
+    board_clear(b);
+    return true;
+}
+
+void board_clear(Board *b) {
+    memset(b->cell, WALL, sizeof b->cell);
+    memset(b->near, 0, sizeof b->near);
+    memset(b->cand_index, 0, sizeof b->cand_index);
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++)
+            b->cell[board_move_at(b, x, y)] = EMPTY;
+    b->cand_count = 0;
+    b->side = BLACK;
+    b->ply = 0;
+    b->stones = 0;
+    b->key = 0;
+}
+
+/* ---- Play and undo ---- */
+
+void board_play(Board *b, Move m) {
+    assert(m < b->cell_count && b->cell[m] == EMPTY);
+    int c = b->side;
+    b->cell[m] = (uint8_t)c;
+    if (b->cand_index[m])
+        cand_remove(b, m);
+    for (int i = 0; i < b->neigh_count; i++) {
+        int n = m + b->neigh[i];
+        if (b->near[n]++ == 0 && b->cell[n] == EMPTY)
+            cand_add(b, (Move)n);
+    }
+    b->key ^= zob_stone[c - 1][m] ^ zob_side;
+    b->side = opponent(c);
+    b->history[b->ply++] = m;
+    b->stones++;
+}
+
+void board_pass(Board *b) {
+    b->key ^= zob_side;
+    b->side = opponent(b->side);
+    b->history[b->ply++] = MOVE_PASS;
+}
+
+void board_undo(Board *b) {
+    assert(b->ply > 0);
+    Move m = b->history[--b->ply];
+    int c = opponent(b->side);
+    b->side = c;
+    b->key ^= zob_side;
+    if (m == MOVE_PASS)
+        return;
+    b->key ^= zob_stone[c - 1][m];
+    b->stones--;
+    for (int i = b->neigh_count - 1; i >= 0; i--) {
+        int n = m + b->neigh[i];
+        if (--b->near[n] == 0 && b->cand_index[n])
+            cand_remove(b, (Move)n);
+    }
+    b->cell[m] = EMPTY;
+    if (b->near[m])
+        cand_add(b, m);
+}
+
+/* ---- Consistency check ---- */
+
+bool board_is_consistent(const Board *b) {
+    uint8_t near[BOARD_MAX_CELLS];
+    memset(near, 0, (size_t)b->cell_count);
+    uint64_t key = 0;
+    int stones = 0, side = BLACK;
+    for (int i = 0; i < b->ply; i++) {
+        Move m = b->history[i];
+        if (m != MOVE_PASS) {
+            if (b->cell[m] != side)
+                return false;
+            key ^= zob_stone[side - 1][m];
+        }
+        key ^= zob_side;
+        side = opponent(side);
+    }
+    if (side != b->side || key != b->key)
+        return false;
+    for (int m = 0; m < b->cell_count; m++) {
+        int c = b->cell[m];
+        bool inside = board_on(b, board_x(b, (Move)m), board_y(b, (Move)m)) &&
+                      m % b->stride >= BOARD_PAD;
+        if (inside != (c != WALL))
+            return false;
+        if (c == BLACK || c == WHITE) {
+            stones++;
+            for (int i = 0; i < b->neigh_count; i++)
+                near[m + b->neigh[i]]++;
+        }
+    }
+    if (stones != b->stones)
+        return false;
+    int cands = 0;
+    for (int m = 0; m < b->cell_count; m++) {
+        if (near[m] != b->near[m])
+            return false;
+        bool cand = b->cell[m] == EMPTY && near[m] > 0;
+        if (cand != (b->cand_index[m] != 0))
+            return false;
+        if (cand) {
+            cands++;
+            if (b->cand[b->cand_index[m] - 1] != m)
+                return false;
+        }
+    }
+    return cands == b->cand_count;
+}

@@ -1,0 +1,1 @@
+build/release/protocol/main.o: protocol/main.c

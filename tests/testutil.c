@@ -1,0 +1,54 @@
+/* tests/testutil.c */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *testdata_path(const char *relative, char *buf, size_t cap) {
+    const char *root = getenv("QUINTO_TESTDATA");
+    snprintf(buf, cap, "%s/%s", root ? root : "../shared/testdata", relative);
+    return buf;
+}
+
+int testdata_load(const char *relative, Record **out) {
+    char path[1024], line[1 << 16], err[256];
+    FILE *f = fopen(testdata_path(relative, path, sizeof path), "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    int n = 0, cap = 64;
+    Record *recs = malloc(sizeof *recs * (size_t)cap);
+    int lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (n == cap)
+            recs = realloc(recs, sizeof *recs * (size_t)(cap *= 2));
+        if (record_parse(line, &recs[n], err, sizeof err))
+            n++;
+        else
+            ck_assert_msg(err[0] == 0, "%s:%d: %s", path, lineno, err);
+    }
+    fclose(f);
+    *out = recs;
+    return n;
+}
+
+void setup_moves(Board *b, int size, const char *moves) {
+    ck_assert(board_init(b, size, size));
+    const char *p = moves;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        int x, y, used;
+        ck_assert_msg(sscanf(p, "%d,%d%n", &x, &y, &used) == 2, "bad moves '%s'", p);
+        Move m = board_move_at(b, x, y);
+        ck_assert(board_on(b, x, y) && b->cell[m] == EMPTY);
+        board_play(b, m);
+        p += used;
+    }
+}
+
+unsigned test_rand(unsigned long long *s) {
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(*s >> 33);
+}

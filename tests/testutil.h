@@ -1,0 +1,32 @@
+/* tests/testutil.h — helpers shared by the Check suites. */
+#ifndef QUINTO_TESTUTIL_H
+#define QUINTO_TESTUTIL_H
+
+#include <check.h>
+#include <stdio.h>
+
+#include "../brain/record.h"
+
+/* Path of a file under shared/testdata ($QUINTO_TESTDATA, else ../shared/testdata). */
+const char *testdata_path(const char *relative, char *buf, size_t cap);
+
+/* Read every record of a testdata file; returns the count (asserts the file
+ * exists and every line parses). *out is malloc'ed. */
+int testdata_load(const char *relative, Record **out);
+
+/* Set up a position from "x,y x,y ..." (black first) on a size x size board. */
+void setup_moves(Board *b, int size, const char *moves);
+
+/* Cheap deterministic PRNG for tests. */
+unsigned test_rand(unsigned long long *state);
+
+Suite *suite_board(void);
+Suite *suite_rules(void);
+Suite *suite_pattern(void);
+Suite *suite_eval(void);
+Suite *suite_codec(void);
+Suite *suite_search(void);
+Suite *suite_protocol(void);
+Suite *suite_manager(void);
+
+#endif
