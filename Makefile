@@ -24,7 +24,7 @@ ifeq ($(SANITIZE),1)
 endif
 ifeq ($(DEBUG),1)
   BUILD  := build/debug
-  OPT    := -O0 -g3
+  OPT    := -O0 -g3 -DQUINTO_PARANOID
 endif
 
 GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)

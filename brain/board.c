@@ -4,6 +4,13 @@
 #include <assert.h>
 #include <string.h>
 
+/* Debug builds (make debug) recompute everything after every play and undo. */
+#ifdef QUINTO_PARANOID
+#define ASSERT_CONSISTENT(b) assert(board_is_consistent(b))
+#else
+#define ASSERT_CONSISTENT(b) ((void)0)
+#endif
+
 /* ---- Zobrist keys: generated once, deterministically, by splitmix64. ---- */
 
 static uint64_t zob_stone[2][BOARD_MAX_CELLS];
@@ -112,12 +119,14 @@ void board_play(Board *b, Move m) {
     b->side = opponent(c);
     b->history[b->ply++] = m;
     b->stones++;
+    ASSERT_CONSISTENT(b);
 }
 
 void board_pass(Board *b) {
     b->key ^= zob_side;
     b->side = opponent(b->side);
     b->history[b->ply++] = MOVE_PASS;
+    ASSERT_CONSISTENT(b);
 }
 
 void board_undo(Board *b) {
@@ -138,6 +147,7 @@ void board_undo(Board *b) {
     b->cell[m] = EMPTY;
     if (b->near[m])
         cand_add(b, m);
+    ASSERT_CONSISTENT(b);
 }
 
 /* ---- Consistency check ---- */

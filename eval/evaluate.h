@@ -1,0 +1,42 @@
+/* eval/evaluate.h — what a position and a move are worth. */
+#ifndef QUINTO_EVAL_EVALUATE_H
+#define QUINTO_EVAL_EVALUATE_H
+
+#include "position.h"
+
+/* Static evaluation from the side to move's point of view: the 5-window sum
+ * plus the pattern values of the empty cells, adjusted for the threats each
+ * side holds. Does not detect wins (the search does that first). */
+int32_t eval_static(const Pos *p);
+
+/* Ordering score of an empty cell for the side `side` about to play there:
+ * its attack value (own pattern code, twice) plus its defence value (the
+ * opponent's pattern code at the same cell). */
+static inline int eval_move_score(const Pos *p, Move m, int side);
+
+/* Why a cell is worth what it is: per colour the direction patterns, the
+ * threat class, and the attack/defence parts of the move score. */
+typedef struct {
+    int x, y;
+    bool empty;
+    bool forbidden;         /* renju: forbidden for black (confirmed by rules) */
+    int score;              /* eval_move_score for the side to move */
+    int attack, defence;    /* its parts */
+    Pattern pattern[2][DIR_COUNT];
+    Pattern4 p4[2];
+} CellInfo;
+
+void eval_explain(Pos *p, Move m, CellInfo *out);
+
+/* Human-readable summary of a cell's threats ("black: four-three (B4 F3), white: flex2"). */
+void eval_describe(const CellInfo *ci, char *buf, int cap);
+
+/* ---- inline ---- */
+#include "weights.h"
+static inline int eval_move_score(const Pos *p, Move m, int side) {
+    int own = side - 1, opp = 2 - side;
+    return 2 * pcode_score[p->table[own]][p->pcode[m][own]] +
+           pcode_score[p->table[opp]][p->pcode[m][opp]];
+}
+
+#endif

@@ -1,0 +1,201 @@
+/* eval/position.c — incremental patterns, classes, counts and windows. */
+#include "position.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "weights.h"
+
+#ifdef QUINTO_PARANOID
+#define ASSERT_POS(p) assert(pos_is_consistent(p))
+#else
+#define ASSERT_POS(p) ((void)0)
+#endif
+
+/* Value of a window's stone counts (black | white << 4), black's view. */
+static inline int32_t window_value(unsigned w) {
+    unsigned nb = w & 15, nw = w >> 4;
+    if (nb && !nw)
+        return WINDOW_VALUE[nb];
+    if (nw && !nb)
+        return -WINDOW_VALUE[nw];
+    return 0;
+}
+
+static inline bool window_valid(const Board *b, int s, int off) {
+    return b->cell[s] != WALL && b->cell[s + 4 * off] != WALL;
+}
+
+/* Contribution of an empty cell to the counts and the value: add (+1) or
+ * remove (-1). */
+static inline void cell_account(Pos *p, int m, int sign) {
+    p->p4count[0][p->p4[m][0]] += sign;
+    p->p4count[1][p->p4[m][1]] += sign;
+    p->pvalue += sign * (pcode_eval[p->table[0]][p->pcode[m][0]] -
+                         pcode_eval[p->table[1]][p->pcode[m][1]]);
+}
+
+/* Re-derive the pattern of empty cell m along d, and its codes and classes. */
+static inline void cell_refresh_dir(Pos *p, int m, int d) {
+    uint32_t key = p->key[m][d];
+    unsigned pb = pattern_fast(p->table[0], BLACK, key);
+    unsigned pw = pattern_fast(p->table[1], WHITE, key);
+    p->pat[m][d] = (uint8_t)(pb | pw << 4);
+    const uint8_t *q = p->pat[m];
+    int cb = pattern_code(q[0] & 15, q[1] & 15, q[2] & 15, q[3] & 15);
+    int cw = pattern_code(q[0] >> 4, q[1] >> 4, q[2] >> 4, q[3] >> 4);
+    p->pcode[m][0] = (uint16_t)cb;
+    p->pcode[m][1] = (uint16_t)cw;
+    p->p4[m][0] = (uint8_t)pattern4_of(p->table[0], cb);
+    p->p4[m][1] = (uint8_t)pattern4_of(p->table[1], cw);
+}
+
+/* Recompute every field from the board into q (q->b must hold the board). */
+static void recompute(Pos *q) {
+    Board *b = &q->b;
+    memset(q->p4count, 0, sizeof q->p4count);
+    q->pvalue = 0;
+    q->wsum = 0;
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
+            int m = board_move_at(b, x, y);
+            for (int d = 0; d < DIR_COUNT; d++) {
+                int off = b->dir[d];
+                uint32_t key = 0;
+                for (int k = 1; k <= 5; k++) {
+                    key |= (uint32_t)b->cell[m - k * off] << (2 * (k - 1));
+                    key |= (uint32_t)b->cell[m + k * off] << (10 + 2 * (k - 1));
+                }
+                q->key[m][d] = key;
+                unsigned w = 0;
+                if (window_valid(b, m, off))
+                    for (int k = 0; k < 5; k++) {
+                        int c = b->cell[m + k * off];
+                        w += c == BLACK ? 1 : c == WHITE ? 16 : 0;
+                    }
+                q->window[m][d] = (uint8_t)w;
+                q->wsum += window_value(w);
+            }
+        }
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
+            int m = board_move_at(b, x, y);
+            if (b->cell[m] != EMPTY)
+                continue;
+            for (int d = 0; d < DIR_COUNT; d++)
+                cell_refresh_dir(q, m, d);
+            cell_account(q, m, +1);
+        }
+}
+
+void pos_set_rule(Pos *p, Rule rule) {
+    weights_init();
+    p->rule = rule;
+    p->table[0] = pattern_table(rule, BLACK);
+    p->table[1] = pattern_table(rule, WHITE);
+    recompute(p);
+}
+
+bool pos_init(Pos *p, int width, int height, Rule rule) {
+    if (!board_init(&p->b, width, height))
+        return false;
+    pos_set_rule(p, rule);
+    return true;
+}
+
+/* Apply the key, pattern and window changes of colour c's stone appearing on
+ * (sign +1) or leaving (sign -1) cell m. */
+static inline void update_lines(Pos *p, int m, int c, int sign) {
+    Board *b = &p->b;
+    unsigned wstep = c == BLACK ? 1 : 16;
+    for (int d = 0; d < DIR_COUNT; d++) {
+        int off = b->dir[d];
+        for (int k = 1; k <= 5; k++) {
+            int lo = m - k * off, hi = m + k * off;
+            p->key[lo][d] ^= (uint32_t)c << (10 + 2 * (k - 1));
+            p->key[hi][d] ^= (uint32_t)c << (2 * (k - 1));
+            if (b->cell[lo] == EMPTY) {
+                cell_account(p, lo, -1);
+                cell_refresh_dir(p, lo, d);
+                cell_account(p, lo, +1);
+            }
+            if (b->cell[hi] == EMPTY) {
+                cell_account(p, hi, -1);
+                cell_refresh_dir(p, hi, d);
+                cell_account(p, hi, +1);
+            }
+        }
+        for (int k = 0; k < 5; k++) {
+            int s = m - k * off;
+            if (!window_valid(b, s, off))
+                continue;
+            unsigned w = p->window[s][d];
+            unsigned nw = sign > 0 ? w + wstep : w - wstep;
+            p->wsum += window_value(nw) - window_value(w);
+            p->window[s][d] = (uint8_t)nw;
+        }
+    }
+}
+
+void pos_play(Pos *p, Move m) {
+    int c = p->b.side;
+    cell_account(p, m, -1);
+    board_play(&p->b, m);
+    update_lines(p, m, c, +1);
+    ASSERT_POS(p);
+}
+
+void pos_pass(Pos *p) { board_pass(&p->b); }
+
+void pos_undo(Pos *p) {
+    Move m = board_last_move(&p->b);
+    if (m == MOVE_PASS) {
+        board_undo(&p->b);
+        return;
+    }
+    int c = p->b.cell[m];
+    board_undo(&p->b);
+    update_lines(p, m, c, -1);
+    cell_account(p, m, +1); /* its own patterns were left as they were */
+    ASSERT_POS(p);
+}
+
+Move pos_find_p4(const Pos *p, int colour, Pattern4 cls) {
+    const Board *b = &p->b;
+    for (int i = 0; i < b->cand_count; i++)
+        if (p->p4[b->cand[i]][colour - 1] == cls)
+            return b->cand[i];
+    return MOVE_NONE;
+}
+
+bool pos_is_consistent(const Pos *p) {
+    const Board *b = &p->b;
+    if (!board_is_consistent(b))
+        return false;
+    Pos *q = malloc(sizeof *q);
+    if (!q)
+        return false;
+    memcpy(&q->b, b, sizeof *b);
+    q->rule = p->rule;
+    memcpy(q->table, p->table, sizeof q->table);
+    recompute(q);
+    bool ok = q->wsum == p->wsum && q->pvalue == p->pvalue &&
+              memcmp(q->p4count, p->p4count, sizeof q->p4count) == 0;
+    for (int y = 0; ok && y < b->height; y++)
+        for (int x = 0; ok && x < b->width; x++) {
+            int m = board_move_at(b, x, y);
+            for (int d = 0; d < DIR_COUNT; d++) {
+                ok &= q->key[m][d] == p->key[m][d];
+                if (window_valid(b, m, b->dir[d]))
+                    ok &= q->window[m][d] == p->window[m][d];
+                if (b->cell[m] == EMPTY)
+                    ok &= q->pat[m][d] == p->pat[m][d];
+            }
+            if (b->cell[m] == EMPTY)
+                ok &= memcmp(q->pcode[m], p->pcode[m], sizeof q->pcode[m]) == 0 &&
+                      memcmp(q->p4[m], p->p4[m], sizeof q->p4[m]) == 0;
+        }
+    free(q);
+    return ok;
+}

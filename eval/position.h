@@ -1,0 +1,57 @@
+/* eval/position.h — a board with everything eval knows kept incrementally.
+ *
+ * pos_play / pos_undo wrap board_play / board_undo and update, for the 40
+ * cells on the four lines through the move, the line keys, the per-direction
+ * patterns, the pattern codes and threat classes of both colours, the
+ * per-colour counts of cells in every threat class, the pattern-value sum, and
+ * the 20 five-cell windows through the move. Nothing here scans the board.
+ */
+#ifndef QUINTO_EVAL_POSITION_H
+#define QUINTO_EVAL_POSITION_H
+
+#include "../brain/board.h"
+#include "../brain/rules.h"
+#include "pattern.h"
+
+typedef struct Pos {
+    Board b;
+    Rule rule;
+    int table[2];                          /* pattern table per colour (index colour-1) */
+    uint32_t key[BOARD_MAX_CELLS][DIR_COUNT];   /* line keys (see pattern.h) */
+    uint8_t pat[BOARD_MAX_CELLS][DIR_COUNT];    /* empty cells: black pattern | white << 4 */
+    uint16_t pcode[BOARD_MAX_CELLS][2];    /* empty cells: pattern code per colour */
+    uint8_t p4[BOARD_MAX_CELLS][2];        /* empty cells: threat class per colour */
+    int p4count[2][P4_COUNT];              /* empty cells in each class, per colour */
+    int32_t pvalue;                        /* sum over empty cells of black's minus white's pattern value */
+    uint8_t window[BOARD_MAX_CELLS][DIR_COUNT]; /* stones in the window starting here: black | white << 4 */
+    int32_t wsum;                          /* 5-window sum, black's point of view */
+} Pos;
+
+/* Set up an empty board of the given size and rule. False for a bad size. */
+bool pos_init(Pos *p, int width, int height, Rule rule);
+
+/* Change the rule of the current position (recomputes everything). */
+void pos_set_rule(Pos *p, Rule rule);
+
+void pos_play(Pos *p, Move m);
+void pos_pass(Pos *p);
+void pos_undo(Pos *p);
+
+/* Recompute everything from the board and compare (tests and debug builds). */
+bool pos_is_consistent(const Pos *p);
+
+/* Threat class of an empty cell for a colour. */
+static inline Pattern4 pos_p4(const Pos *p, Move m, int colour) {
+    return (Pattern4)p->p4[m][colour - 1];
+}
+static inline Pattern pos_pattern(const Pos *p, Move m, int dir, int colour) {
+    return (Pattern)((p->pat[m][dir] >> (colour == BLACK ? 0 : 4)) & 15);
+}
+static inline int pos_count(const Pos *p, int colour, Pattern4 cls) {
+    return p->p4count[colour - 1][cls];
+}
+
+/* First candidate cell where `colour` has threat class `cls` (MOVE_NONE if none). */
+Move pos_find_p4(const Pos *p, int colour, Pattern4 cls);
+
+#endif

@@ -1,0 +1,40 @@
+/* eval/weights.c — the tunable numbers. */
+#include "weights.h"
+
+#include <pthread.h>
+
+const int32_t WINDOW_VALUE[6] = {0, 1, 73, 511, 1751, 100000};
+
+/*                                   DEAD OL B1 F1 B2 F2 F2A F2B B3  F3  F3S B4   F4   F5 */
+const int16_t PATTERN_EVAL[PAT_COUNT] = {0, 0, 1, 3, 4, 12, 14, 16, 20, 60, 64, 70, 240, 800};
+const int16_t PATTERN_SCORE[PAT_COUNT] = {0, 0, 1, 2, 3, 7, 8, 9, 10, 28, 30, 32, 120, 600};
+
+/*                               none forbid F2 B3 F2x2 B3+ F3  F3+  F3x2 B4  B4+  B4F3  F4    F5 */
+const int16_t P4_EVAL[P4_COUNT] = {0, 0, 0, 0, 8, 10, 10, 30, 200, 10, 30, 300, 900, 2000};
+const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400, 1200, 5000};
+
+int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
+int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
+
+static void build(void) {
+    pattern_init();
+    for (int t = 0; t < RULE_COUNT * 2; t++)
+        for (int pc = 0; pc < PCODE_COUNT; pc++) {
+            Pattern p[4];
+            pattern_code_decode(pc, p);
+            Pattern4 cls = pattern4_of(t, pc);
+            int e = P4_EVAL[cls], s = P4_SCORE[cls];
+            for (int i = 0; i < 4; i++) {
+                e += PATTERN_EVAL[p[i]];
+                s += PATTERN_SCORE[p[i]];
+            }
+            if (cls == P4_FORBID) /* a forbidden point is worth nothing to black */
+                e = 0, s = 0;
+            pcode_eval[t][pc] = (int16_t)e;
+            pcode_score[t][pc] = (int16_t)s;
+        }
+}
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+void weights_init(void) { pthread_once(&once, build); }

@@ -1,0 +1,29 @@
+/* eval/weights.h — every number eval uses, in one place, and the per-code
+ * tables derived from them. Tune here. */
+#ifndef QUINTO_EVAL_WEIGHTS_H
+#define QUINTO_EVAL_WEIGHTS_H
+
+#include <stdint.h>
+
+#include "pattern.h"
+
+/* Seed 003's five-cell window values: a window holding n stones of one colour
+ * and none of the other is worth WINDOW_VALUE[n] to that colour. */
+extern const int32_t WINDOW_VALUE[6];
+
+/* Per-direction values of a line pattern, for the static evaluation (own
+ * stone shapes at empty cells) and for move ordering. */
+extern const int16_t PATTERN_EVAL[PAT_COUNT];
+extern const int16_t PATTERN_SCORE[PAT_COUNT];
+/* Bonus by threat class, for evaluation and ordering. */
+extern const int16_t P4_EVAL[P4_COUNT];
+extern const int16_t P4_SCORE[P4_COUNT];
+
+/* Derived per rule-and-colour table and pattern code. */
+extern int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
+extern int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
+
+/* Build the pattern tables and the derived tables (idempotent, thread-safe). */
+void weights_init(void);
+
+#endif
