@@ -1,1 +1,40 @@
-int main(void) { return 0; }
+/* protocol/main.c — pbrain-quinto: the Gomocup brain, and its command-line
+ * tools (bench, eval). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session.h"
+#include "tools.h"
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: pbrain-quinto                 speak the Gomocup protocol on stdin/stdout\n"
+               "       pbrain-quinto bench [depth] [threads] [hash-mb]\n"
+               "                                     fixed-depth search of the bench positions\n"
+               "       pbrain-quinto speed           play/undo throughput on 15x15 and 128x128\n"
+               "       pbrain-quinto eval RULE SIZE x,y x,y ...\n"
+               "                                     every empty cell's weight and threats\n"
+               "       pbrain-quinto about\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc <= 1)
+        return session_run(STDIN_FILENO, stdout);
+    if (!strcmp(argv[1], "bench"))
+        return tool_bench(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "speed"))
+        return tool_speed(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "eval"))
+        return tool_eval(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "about") || !strcmp(argv[1], "--version")) {
+        printf("%s\n", session_about());
+        return 0;
+    }
+    if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    usage(stderr);
+    return 2;
+}

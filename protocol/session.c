@@ -1,0 +1,659 @@
+/* protocol/session.c — the brain session.
+ *
+ * The reader (this thread) answers at once everything that needs no search
+ * and keeps reading while a search runs, so YXSTOP, STOP, INFO timeout_turn 0
+ * and END work during a search. A command that changes the game while a
+ * search runs waits for that search's reply first. The search thread plays
+ * its move on the session's position and prints it; the reader touches the
+ * position only when no search runs. Every line goes out whole and flushed
+ * under one lock. */
+#include "session.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../eval/evaluate.h"
+#include "../search/search.h"
+#include "codec.h"
+#include "linereader.h"
+
+#ifndef QUINTO_REV
+#define QUINTO_REV "unknown"
+#endif
+#define QUINTO_VERSION "0.1.0"
+
+const char *session_about(void) {
+    return "name=\"Quinto\", version=\"" QUINTO_VERSION " (" QUINTO_REV ")\", "
+           "author=\"The Quinto developers\", country=\"CZ\", www=\"none\", "
+           "email=\"none\"";
+}
+
+typedef enum { THINK_MOVE, THINK_SWAP2_0, THINK_SWAP2_3, THINK_SWAP2_5 } ThinkKind;
+
+enum { SWAP_MARGIN = 60 };
+
+typedef struct {
+    FILE *out;
+    pthread_mutex_t out_lock;
+    Pos *pos;
+    bool started;
+    Rule rule;
+    bool continuous;
+    /* settings from INFO */
+    int64_t timeout_turn, timeout_match, time_left;
+    uint64_t max_memory, hash_kib, max_nodes;
+    int threads, max_depth;
+    bool randomize;
+    uint64_t seed, move_counter;
+    char folder[PROTO_MSG];
+    char pending[PROTO_MSG]; /* a MESSAGE to print before the next reply */
+    Engine *engine;
+    /* the running search */
+    pthread_t thread;
+    bool searching;
+    ThinkKind think;
+    int64_t cmd_ns;
+} Session;
+
+static void out_line(Session *s, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&s->out_lock);
+    vfprintf(s->out, fmt, ap);
+    fputc('\n', s->out);
+    fflush(s->out);
+    pthread_mutex_unlock(&s->out_lock);
+    va_end(ap);
+}
+
+static void flush_pending(Session *s) {
+    if (s->pending[0]) {
+        out_line(s, "MESSAGE %s", s->pending);
+        s->pending[0] = 0;
+    }
+}
+
+/* ---- search thread ---- */
+
+static void report(void *ctx, const SearchInfo *in) {
+    Session *s = ctx;
+    char pv[PV_MAX * 9 + 1];
+    int n = 0;
+    for (int i = 0; i < in->pv_len && n < (int)sizeof pv - 10; i++)
+        n += snprintf(pv + n, sizeof pv - (size_t)n, "%s%d,%d", i ? " " : "",
+                      board_x(&s->pos->b, in->pv[i]), board_y(&s->pos->b, in->pv[i]));
+    pv[n] = 0;
+    char ev[32];
+    if (value_is_mate(in->score)) {
+        int plies = VALUE_MATE - (in->score < 0 ? -in->score : in->score);
+        snprintf(ev, sizeof ev, "%s%d", in->score > 0 ? "+M" : "-M", plies);
+    } else
+        snprintf(ev, sizeof ev, "%d", in->score);
+    out_line(s, "MESSAGE depth %d-%d ev %s n %" PRIu64 " nps %" PRIu64 " tm %" PRId64
+                " hash %d %s pv %s",
+             in->depth, in->seldepth, ev, in->nodes, in->nps, in->elapsed_ms, in->hashfull,
+             in->source ? in->source : "search", pv);
+}
+
+static void make_limits(Session *s, SearchLimits *l) {
+    search_limits_default(l);
+    l->turn_ms = s->timeout_turn;
+    l->match_ms = s->timeout_match;
+    l->time_left_ms = s->time_left;
+    l->start_ns = s->cmd_ns;
+    l->max_depth = s->max_depth;
+    l->max_nodes = s->max_nodes;
+    l->threads = s->threads;
+    l->randomize = s->randomize;
+    l->seed = s->seed + s->move_counter++;
+}
+
+/* Score of the side to move after a short look (swap decisions). */
+static int32_t quick_score(Session *s, int64_t ms, Move *best) {
+    SearchLimits l;
+    make_limits(s, &l);
+    l.turn_ms = ms;
+    l.match_ms = 0;
+    l.time_left_ms = INT64_MAX;
+    l.start_ns = 0;
+    l.randomize = false;
+    SearchInfo info;
+    Move m = engine_think(s->engine, s->pos, &l, NULL, NULL, &info);
+    if (best)
+        *best = m;
+    return info.score;
+}
+
+static void swap2_open(Session *s) {
+    /* three stones (black, white, black) near the centre: of a few shapes, the
+     * one our evaluation finds most balanced */
+    static const int shapes[][6] = {{0, 0, 1, 0, 2, 2},  {0, 0, 1, 1, 0, 2}, {0, 0, 0, 1, 2, 2},
+                                    {0, 0, 1, 0, -1, 3}, {0, 0, 2, 1, 1, 3}, {0, 0, 1, 1, 3, 0}};
+    Board *b = &s->pos->b;
+    int cx = b->width / 2, cy = b->height / 2, best_i = 0;
+    int32_t best_abs = INT32_MAX;
+    int64_t each = s->timeout_turn > 0 ? s->timeout_turn / 12 : 100;
+    if (each > 500)
+        each = 500;
+    for (int i = 0; i < 6; i++) {
+        board_clear(b);
+        pos_set_rule(s->pos, s->rule);
+        for (int k = 0; k < 3; k++)
+            pos_play(s->pos, board_move_at(b, cx + shapes[i][2 * k], cy + shapes[i][2 * k + 1]));
+        int32_t v = quick_score(s, each, NULL);
+        int32_t a = v < 0 ? -v : v;
+        if (a < best_abs)
+            best_abs = a, best_i = i;
+    }
+    out_line(s, "%d,%d %d,%d %d,%d", cx + shapes[best_i][0], cy + shapes[best_i][1],
+             cx + shapes[best_i][2], cy + shapes[best_i][3], cx + shapes[best_i][4],
+             cy + shapes[best_i][5]);
+}
+
+static void *search_main(void *arg) {
+    Session *s = arg;
+    if (s->think == THINK_SWAP2_0) {
+        swap2_open(s);
+        return NULL;
+    }
+    SearchLimits l;
+    make_limits(s, &l);
+    SearchInfo info;
+    Move m = engine_think(s->engine, s->pos, &l, report, s, &info);
+    Board *b = &s->pos->b;
+    if (m == MOVE_NONE) {
+        out_line(s, "ERROR no move: the board is full");
+        return NULL;
+    }
+    if (s->think != THINK_MOVE && info.score < -SWAP_MARGIN && !value_is_mate(-info.score)) {
+        out_line(s, "SWAP");
+        return NULL;
+    }
+    if (s->think == THINK_MOVE)
+        pos_play(s->pos, m);
+    int x = board_x(b, m), y = board_y(b, m);
+    if (s->think == THINK_MOVE)
+        x = board_x(b, board_last_move(b)), y = board_y(b, board_last_move(b));
+    out_line(s, "%d,%d", x, y);
+    return NULL;
+}
+
+static void wait_search(Session *s) {
+    if (s->searching) {
+        pthread_join(s->thread, NULL);
+        s->searching = false;
+    }
+}
+
+static void think(Session *s, ThinkKind kind) {
+    flush_pending(s);
+    s->think = kind;
+    s->searching = true;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 16u << 20);
+    if (pthread_create(&s->thread, &attr, search_main, s) != 0) {
+        s->searching = false;
+        search_main(s); /* no thread to be had: think on this one */
+    }
+    pthread_attr_destroy(&attr);
+}
+
+/* ---- game state ---- */
+
+static bool new_game(Session *s, int w, int h) {
+    if (!pos_init(s->pos, w, h, s->rule))
+        return false;
+    s->started = true;
+    return true;
+}
+
+typedef struct {
+    int x, y, f;
+} BoardStone;
+
+/* Set the position from a BOARD block: f 1 own, 2 opponent (3: a stone of a
+ * finished line in continuous games, taken as the opponent's). Colours: the
+ * side to move is ours; black is the owner of the first stone under renju
+ * (stones come in move order), else black unless the opponent has more
+ * stones. */
+static bool set_position(Session *s, const BoardStone *st, int n, char *err, size_t cap) {
+    Board *b = &s->pos->b;
+    int own = 0, opp = 0;
+    for (int i = 0; i < n; i++) {
+        if (!board_on(b, st[i].x, st[i].y)) {
+            snprintf(err, cap, "stone %d,%d is off the %dx%d board", st[i].x, st[i].y, b->width,
+                     b->height);
+            return false;
+        }
+        for (int j = 0; j < i; j++)
+            if (st[j].x == st[i].x && st[j].y == st[i].y) {
+                snprintf(err, cap, "two stones on %d,%d", st[i].x, st[i].y);
+                return false;
+            }
+        if (st[i].f == 1)
+            own++;
+        else
+            opp++;
+    }
+    if (n >= b->width * b->height) {
+        snprintf(err, cap, "the board is full");
+        return false;
+    }
+    int us;
+    if (s->rule == RULE_RENJU && n > 0)
+        us = st[0].f == 1 ? BLACK : WHITE;
+    else
+        us = own < opp ? WHITE : BLACK;
+    /* alternate black and white stones in the given order, passing where one
+     * colour runs out */
+    int bi = 0, wi = 0;
+    const BoardStone *blk[BOARD_MAX_SIZE * BOARD_MAX_SIZE], *wht[BOARD_MAX_SIZE * BOARD_MAX_SIZE];
+    int nb = 0, nw = 0;
+    for (int i = 0; i < n; i++) {
+        bool mine = st[i].f == 1;
+        if ((us == BLACK) == mine)
+            blk[nb++] = &st[i];
+        else
+            wht[nw++] = &st[i];
+    }
+    pos_init(s->pos, b->width, b->height, s->rule);
+    while (bi < nb || wi < nw) {
+        const BoardStone *x = b->side == BLACK ? (bi < nb ? blk[bi++] : NULL)
+                                               : (wi < nw ? wht[wi++] : NULL);
+        if (x)
+            pos_play(s->pos, board_move_at(b, x->x, x->y));
+        else
+            pos_pass(s->pos);
+    }
+    if (b->side != us)
+        pos_pass(s->pos);
+    return true;
+}
+
+/* Rebuild the position without the stone on m (a TAKEBACK of an older move). */
+static void remove_stone(Session *s, Move m) {
+    Board *b = &s->pos->b;
+    int ply = b->ply;
+    Move hist[BOARD_MAX_MOVES];
+    memcpy(hist, b->history, sizeof(Move) * (size_t)ply);
+    pos_init(s->pos, b->width, b->height, s->rule);
+    for (int i = 0; i < ply; i++) {
+        if (hist[i] == m || hist[i] == MOVE_PASS)
+            pos_pass(s->pos);
+        else
+            pos_play(s->pos, hist[i]);
+    }
+}
+
+/* ---- INFO ---- */
+
+static bool info_int(const char *v, long long *out) {
+    char *end;
+    if (!*v)
+        return false;
+    long long x = strtoll(v, &end, 10);
+    if (*end)
+        return false;
+    *out = x;
+    return true;
+}
+
+static void apply_info(Session *s, const Command *c) {
+    long long v = 0;
+    bool num = info_int(c->value, &v);
+    const char *k = c->key;
+    if (!strcmp(k, "timeout_turn") && num) {
+        s->timeout_turn = v < 0 ? 0 : v;
+        if (v == 0 && s->searching)
+            engine_stop(s->engine);
+    } else if (!strcmp(k, "timeout_match") && num) {
+        s->timeout_match = v < 0 ? 0 : v;
+        if (s->time_left == INT64_MAX && v > 0)
+            s->time_left = v;
+    } else if (!strcmp(k, "time_left") && num) {
+        s->time_left = v >= 2147483647LL ? INT64_MAX : v;
+    } else if (!strcmp(k, "max_memory") && num && v >= 0) {
+        s->max_memory = (uint64_t)v;
+        engine_set_memory(s->engine, s->max_memory, s->hash_kib);
+    } else if (!strcmp(k, "hash_size") && num && v >= 0) {
+        s->hash_kib = (uint64_t)v;
+        engine_set_memory(s->engine, s->max_memory, s->hash_kib);
+    } else if (!strcmp(k, "rule") && num) {
+        Rule r;
+        bool cont;
+        if (v >= 0 && v <= 15 && rule_from_protocol((int)v, &r, &cont)) {
+            if (!s->searching && (r != s->rule)) {
+                s->rule = r;
+                if (s->started)
+                    pos_set_rule(s->pos, r);
+            } else if (s->searching) {
+                snprintf(s->pending, sizeof s->pending, "rule change ignored during a search");
+            }
+            s->continuous = cont;
+        } else {
+            snprintf(s->pending, sizeof s->pending, "unsupported rule %.60s, still playing %s",
+                     c->value, rule_name(s->rule));
+        }
+    } else if (!strcmp(k, "thread_num") && num) {
+        s->threads = v < 1 ? 1 : v > 64 ? 64 : (int)v;
+    } else if (!strcmp(k, "max_depth") && num) {
+        s->max_depth = v < 0 ? 0 : v > 200 ? 200 : (int)v;
+    } else if (!strcmp(k, "max_node") && num) {
+        s->max_nodes = v < 0 ? 0 : (uint64_t)v;
+    } else if (!strcmp(k, "folder")) {
+        snprintf(s->folder, sizeof s->folder, "%s", c->value);
+    } else if (!strcmp(k, "random") && num) {
+        s->randomize = v != 0;
+    } else if (!strcmp(k, "seed") && num) {
+        s->seed = (uint64_t)v;
+        s->move_counter = 0;
+    } else if (!strcmp(k, "evaluate")) {
+        /* debug only: never on stdout */
+        int x, y;
+        if (s->started && !s->searching && codec_parse_xy(c->value, &x, &y) &&
+            board_on(&s->pos->b, x, y)) {
+            CellInfo ci;
+            char buf[256];
+            eval_explain(s->pos, board_move_at(&s->pos->b, x, y), &ci);
+            eval_describe(&ci, buf, sizeof buf);
+            fprintf(stderr, "evaluate %d,%d: %s\n", x, y, buf);
+        }
+    }
+    /* game_type and every unknown key: nothing to do */
+}
+
+/* ---- the loop ---- */
+
+static bool check_started(Session *s) {
+    if (!s->started) {
+        out_line(s, "ERROR no game: send START first");
+        return false;
+    }
+    return true;
+}
+
+/* Read a BOARD-like block until DONE. Returns the number of stones, or -1 if
+ * it was refused (err set); *interrupt receives a command line that broke
+ * the block (then the block is refused too). */
+static int read_block(LineReader *lr, bool field, BoardStone *st, int cap, char *err, size_t errcap,
+                      bool *interrupted) {
+    int n = 0;
+    bool bad = false;
+    char lerr[128];
+    *interrupted = false;
+    for (;;) {
+        int r = lr_read(lr, -1, lerr, sizeof lerr);
+        if (r == LR_EOF) {
+            if (!bad)
+                snprintf(err, errcap, "end of input inside the block");
+            return -1;
+        }
+        if (r == LR_BAD) {
+            if (!bad)
+                snprintf(err, errcap, "%s", lerr);
+            bad = true;
+            continue;
+        }
+        const char *line = lr->line;
+        while (*line == ' ' || *line == '\t')
+            line++;
+        if (!*line)
+            continue;
+        int x, y, f = 1;
+        char msg[128];
+        int k = codec_parse_board_line(line, field, &x, &y, &f, msg, sizeof msg);
+        if (k == 0)
+            return bad ? -1 : n;
+        if (k < 0) {
+            /* a command word inside the block ends it */
+            Command c;
+            codec_parse_command(line, &c);
+            if (c.kind != CMD_UNKNOWN && c.kind != CMD_ERROR) {
+                if (!bad)
+                    snprintf(err, errcap, "block not closed by DONE");
+                *interrupted = true;
+                return -1;
+            }
+            if (!bad)
+                snprintf(err, errcap, "%s", msg);
+            bad = true;
+            continue;
+        }
+        if (n >= cap) {
+            if (!bad)
+                snprintf(err, errcap, "too many stones");
+            bad = true;
+            continue;
+        }
+        st[n].x = x;
+        st[n].y = y;
+        st[n].f = f;
+        n++;
+    }
+}
+
+int session_run(int in_fd, FILE *out) {
+    static Session S;
+    Session *s = &S;
+    memset(s, 0, sizeof *s);
+    s->out = out;
+    pthread_mutex_init(&s->out_lock, NULL);
+    s->pos = calloc(1, sizeof(Pos));
+    s->engine = engine_new();
+    if (!s->pos || !s->engine) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
+    s->rule = RULE_FREESTYLE;
+    s->timeout_turn = 5000;
+    s->time_left = INT64_MAX;
+    s->threads = 1;
+    s->randomize = true;
+    s->seed = (uint64_t)now_ns();
+    static LineReader lr;
+    lr_init(&lr, in_fd);
+    static BoardStone stones[BOARD_MAX_SIZE * BOARD_MAX_SIZE + 1];
+    char err[256];
+    char carried[PROTO_MAX_LINE];
+    bool have_carried = false;
+    for (;;) {
+        const char *line;
+        if (have_carried) {
+            line = carried;
+            have_carried = false;
+        } else {
+            int r = lr_read(&lr, -1, err, sizeof err);
+            if (r == LR_EOF)
+                break;
+            if (r == LR_BAD) {
+                out_line(s, "ERROR %s", err);
+                continue;
+            }
+            line = lr.line;
+        }
+        s->cmd_ns = now_ns();
+        Command c;
+        codec_parse_command(line, &c);
+        /* what a running search does not wait for */
+        switch (c.kind) {
+        case CMD_EMPTY:
+            continue;
+        case CMD_END:
+            pthread_mutex_lock(&s->out_lock);
+            fflush(s->out);
+            _exit(0);
+        case CMD_YXSTOP:
+            if (s->searching)
+                engine_stop(s->engine);
+            continue;
+        case CMD_INFO:
+            apply_info(s, &c);
+            continue;
+        default:
+            break;
+        }
+        wait_search(s);
+        Board *b = &s->pos->b;
+        switch (c.kind) {
+        case CMD_ERROR:
+            out_line(s, "ERROR %s", c.message);
+            break;
+        case CMD_UNKNOWN:
+            out_line(s, "UNKNOWN command %s", c.key);
+            break;
+        case CMD_ABOUT:
+            out_line(s, "%s", session_about());
+            break;
+        case CMD_START:
+        case CMD_RECTSTART: {
+            long long w = c.a, h = c.kind == CMD_START ? c.a : c.b;
+            if (w < BOARD_MIN_SIZE || h < BOARD_MIN_SIZE || w > BOARD_MAX_SIZE ||
+                h > BOARD_MAX_SIZE)
+                out_line(s, "ERROR unsupported board size %lldx%lld (%d to %d)", w, h,
+                         BOARD_MIN_SIZE, BOARD_MAX_SIZE);
+            else if (!new_game(s, (int)w, (int)h))
+                out_line(s, "ERROR cannot set up the board");
+            else
+                out_line(s, "OK");
+            break;
+        }
+        case CMD_RESTART:
+            if (check_started(s)) {
+                new_game(s, b->width, b->height);
+                out_line(s, "OK");
+            }
+            break;
+        case CMD_BEGIN:
+            if (check_started(s)) {
+                if (b->stones == b->width * b->height)
+                    out_line(s, "ERROR the board is full");
+                else
+                    think(s, THINK_MOVE);
+            }
+            break;
+        case CMD_TURN:
+        case CMD_PLAY: {
+            if (!check_started(s))
+                break;
+            if (c.a < 0 || c.b < 0 || c.a >= b->width || c.b >= b->height) {
+                out_line(s, "ERROR %lld,%lld is off the %dx%d board", c.a, c.b, b->width,
+                         b->height);
+                break;
+            }
+            Move m = board_move_at(b, (int)c.a, (int)c.b);
+            if (b->cell[m] != EMPTY) {
+                out_line(s, "ERROR %lld,%lld is occupied", c.a, c.b);
+                break;
+            }
+            pos_play(s->pos, m);
+            if (c.kind == CMD_PLAY) { /* our own move, as suggested */
+                out_line(s, "%lld,%lld", c.a, c.b);
+                break;
+            }
+            if (b->stones == b->width * b->height)
+                out_line(s, "ERROR the board is full");
+            else
+                think(s, THINK_MOVE);
+            break;
+        }
+        case CMD_BOARD:
+        case CMD_YXBOARD:
+        case CMD_SWAP2BOARD: {
+            bool field = c.kind != CMD_SWAP2BOARD, interrupted;
+            err[0] = 0;
+            int n = read_block(&lr, field, stones, BOARD_MAX_SIZE * BOARD_MAX_SIZE + 1, err,
+                               sizeof err, &interrupted);
+            if (interrupted) {
+                memcpy(carried, lr.line, strlen(lr.line) + 1);
+                have_carried = true;
+            }
+            const char *name = c.kind == CMD_BOARD     ? "BOARD"
+                               : c.kind == CMD_YXBOARD ? "YXBOARD"
+                                                       : "SWAP2BOARD";
+            if (!s->started) {
+                out_line(s, "ERROR no game: send START first");
+                break;
+            }
+            if (n < 0) {
+                out_line(s, "ERROR %s refused: %s", name, err);
+                break;
+            }
+            if (c.kind == CMD_SWAP2BOARD) {
+                if (n != 0 && n != 3 && n != 5) {
+                    out_line(s, "ERROR SWAP2BOARD needs 0, 3 or 5 stones, got %d", n);
+                    break;
+                }
+                /* stones in order black, white, black, ...; white moves next
+                 * and that is us: white's stones are ours */
+                for (int i = 0; i < n; i++)
+                    stones[i].f = i % 2 == 0 ? 2 : 1;
+            }
+            if (!set_position(s, stones, n, err, sizeof err)) {
+                /* the position is left as it was: set_position checks first */
+                out_line(s, "ERROR %s refused: %s", name, err);
+                break;
+            }
+            if (c.kind == CMD_BOARD)
+                think(s, THINK_MOVE);
+            else if (c.kind == CMD_SWAP2BOARD)
+                think(s, n == 0 ? THINK_SWAP2_0 : n == 3 ? THINK_SWAP2_3 : THINK_SWAP2_5);
+            break;
+        }
+        case CMD_DONE:
+            out_line(s, "ERROR DONE without BOARD");
+            break;
+        case CMD_TAKEBACK: {
+            if (!check_started(s))
+                break;
+            if (c.a < 0 || c.b < 0 || c.a >= b->width || c.b >= b->height) {
+                out_line(s, "ERROR %lld,%lld is off the board", c.a, c.b);
+                break;
+            }
+            Move m = board_move_at(b, (int)c.a, (int)c.b);
+            if (b->cell[m] == EMPTY) {
+                out_line(s, "ERROR no stone on %lld,%lld", c.a, c.b);
+                break;
+            }
+            if (board_last_move(b) == m)
+                pos_undo(s->pos);
+            else
+                remove_stone(s, m);
+            out_line(s, "OK");
+            break;
+        }
+        case CMD_YXSHOWFORBID: {
+            if (!check_started(s))
+                break;
+            char buf[PROTO_MSG * 8];
+            int k = snprintf(buf, sizeof buf, "FORBID ");
+            Move *pts = malloc(sizeof(Move) * (size_t)(b->width * b->height));
+            int np = pts ? rule_forbidden_points(b, s->rule, pts) : 0;
+            for (int i = 0; i < np && k < (int)sizeof buf - 8; i++)
+                k += snprintf(buf + k, sizeof buf - (size_t)k, "%02d%02d", board_x(b, pts[i]),
+                              board_y(b, pts[i]));
+            free(pts);
+            out_line(s, "%s.", buf);
+            break;
+        }
+        case CMD_YXHASHCLEAR:
+            engine_clear_hash(s->engine);
+            break;
+        default:
+            break;
+        }
+    }
+    /* end of input: finish cleanly */
+    if (s->searching) {
+        engine_stop(s->engine);
+        wait_search(s);
+    }
+    engine_free(s->engine);
+    free(s->pos);
+    return 0;
+}

@@ -1,0 +1,185 @@
+/* protocol/tools.c — bench, speed and eval from the command line. */
+#include "tools.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../brain/record.h"
+#include "../eval/evaluate.h"
+#include "../search/bench.h"
+
+static void bench_line(void *ctx, const BenchResult *r) {
+    (void)ctx;
+    char best[16] = "-";
+    if (r->best != MOVE_NONE) {
+        Board b;
+        b.stride = r->width + BOARD_PAD;
+        snprintf(best, sizeof best, "%d,%d", board_x(&b, r->best), board_y(&b, r->best));
+    }
+    double ms = (double)r->ns / 1e6;
+    printf("position %2d  %-9s %3dx%-3d  best %-7s score %6d  nodes %10" PRIu64 "  %8.1f ms  %7.0f knps\n",
+           r->index + 1, rule_name(r->rule), r->width, r->height, best, r->score, r->nodes, ms,
+           ms > 0 ? (double)r->nodes / ms : 0.0);
+    fflush(stdout);
+}
+
+int tool_bench(int argc, char **argv) {
+    int depth = argc > 0 ? atoi(argv[0]) : BENCH_DEFAULT_DEPTH;
+    int threads = argc > 1 ? atoi(argv[1]) : 1;
+    int hash = argc > 2 ? atoi(argv[2]) : BENCH_DEFAULT_HASH_MB;
+    if (depth < 1 || depth > 60 || threads < 1 || threads > 64 || hash < 1 || hash > 65536) {
+        fprintf(stderr, "bench: depth 1..60, threads 1..64, hash 1..65536 MB\n");
+        return 2;
+    }
+    int64_t t0 = now_ns();
+    uint64_t nodes = bench_run(depth, threads, hash, bench_line, NULL);
+    int64_t ns = now_ns() - t0;
+    if (!nodes) {
+        fprintf(stderr, "bench: a bench position failed to load\n");
+        return 1;
+    }
+    printf("OVERALL: %" PRIu64 " nodes %" PRIu64 " nps\n", nodes,
+           ns > 0 ? (uint64_t)((double)nodes * 1e9 / (double)ns) : 0);
+    return 0;
+}
+
+/* Play/undo throughput: random games over the candidate area, played to
+ * `len` stones and unwound, many times. */
+static void speed_case(int size, bool with_eval, int len, int rounds) {
+    static Pos p;
+    static Board b;
+    uint64_t s = 12345, moves = 0;
+    Move seq[512];
+    int64_t spent = 0;
+    for (int r = 0; r < rounds; r++) {
+        if (with_eval)
+            pos_init(&p, size, size, RULE_FREESTYLE);
+        else
+            board_init(&b, size, size);
+        Board *bb = with_eval ? &p.b : &b;
+        Move first = board_move_at(bb, size / 2, size / 2);
+        int n = 0;
+        for (int i = 0; i < len; i++) {
+            Move m = i == 0 ? first : MOVE_NONE;
+            if (!m) {
+                s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+                m = bb->cand[(s >> 33) % (uint64_t)bb->cand_count];
+            }
+            seq[n++] = m;
+            if (with_eval)
+                pos_play(&p, m);
+            else
+                board_play(&b, m);
+        }
+        /* the timed part: unwind and replay the game twice */
+        int64_t t0 = now_ns();
+        for (int k = 0; k < 2; k++) {
+            for (int i = n - 1; i >= 0; i--)
+                with_eval ? pos_undo(&p) : board_undo(&b);
+            for (int i = 0; i < n; i++)
+                with_eval ? pos_play(&p, seq[i]) : board_play(&b, seq[i]);
+            moves += (uint64_t)n;
+        }
+        spent += now_ns() - t0;
+    }
+    double sec = (double)spent / 1e9;
+    printf("%-22s %3dx%-3d  %8.0f ns per play+undo  %6.2f M play+undo/s\n",
+           with_eval ? "board + eval updates" : "board only", size, size,
+           sec * 1e9 / (double)moves, (double)moves / sec / 1e6);
+}
+
+int tool_speed(int argc, char **argv) {
+    (void)argc, (void)argv;
+    speed_case(15, false, 120, 20000);
+    speed_case(128, false, 120, 20000);
+    speed_case(15, true, 120, 5000);
+    speed_case(128, true, 120, 500);
+    return 0;
+}
+
+int tool_eval(int argc, char **argv) {
+    char line[8192] = "";
+    for (int i = 0; i < argc; i++) {
+        strncat(line, argv[i], sizeof line - strlen(line) - 2);
+        strcat(line, " ");
+    }
+    Record *r = malloc(sizeof *r);
+    static Pos p;
+    char err[128];
+    if (!r || !record_parse(line, r, err, sizeof err)) {
+        fprintf(stderr, "eval: %s\nusage: pbrain-quinto eval RULE SIZE x,y x,y ...\n",
+                r && err[0] ? err : "no position");
+        free(r);
+        return 2;
+    }
+    pos_init(&p, r->width, r->height, r->rule);
+    for (int k = 0; k < r->count; k++) {
+        if (r->x[k] < 0) {
+            pos_pass(&p);
+            continue;
+        }
+        Move m = board_move_at(&p.b, r->x[k], r->y[k]);
+        if (p.b.cell[m] != EMPTY) {
+            fprintf(stderr, "eval: %d,%d is occupied\n", r->x[k], r->y[k]);
+            free(r);
+            return 2;
+        }
+        pos_play(&p, m);
+    }
+    free(r);
+    Board *b = &p.b;
+    printf("%s %dx%d, %s to move, static eval %d (side to move), 5-window sum %d\n",
+           rule_name(p.rule), b->width, b->height, b->side == BLACK ? "black" : "white",
+           eval_static(&p), p.wsum);
+    printf("    ");
+    for (int x = 0; x < b->width; x++)
+        printf("%4d", x);
+    printf("\n");
+    for (int y = 0; y < b->height; y++) {
+        printf("%3d ", y);
+        for (int x = 0; x < b->width; x++) {
+            Move m = board_move_at(b, x, y);
+            if (b->cell[m] == BLACK)
+                printf("   X");
+            else if (b->cell[m] == WHITE)
+                printf("   O");
+            else if (!board_is_candidate(b, m))
+                printf("   .");
+            else {
+                CellInfo ci;
+                eval_explain(&p, m, &ci);
+                if (ci.forbidden)
+                    printf("   F");
+                else
+                    printf("%4d", ci.score > 9999 ? 9999 : ci.score);
+            }
+        }
+        printf("\n");
+    }
+    /* the ten best cells with their threats */
+    printf("best cells for %s:\n", b->side == BLACK ? "black" : "white");
+    Move best[10];
+    int scores[10], n = 0;
+    for (int i = 0; i < b->cand_count; i++) {
+        Move m = b->cand[i];
+        int sc = eval_move_score(&p, m, b->side);
+        int j = n < 10 ? n++ : 10;
+        while (j > 0 && (scores[j - 1] < sc || (scores[j - 1] == sc && best[j - 1] > m))) {
+            if (j < 10)
+                best[j] = best[j - 1], scores[j] = scores[j - 1];
+            j--;
+        }
+        if (j < 10)
+            best[j] = m, scores[j] = sc;
+    }
+    for (int i = 0; i < n; i++) {
+        CellInfo ci;
+        char buf[256];
+        eval_explain(&p, best[i], &ci);
+        eval_describe(&ci, buf, sizeof buf);
+        printf("  %d,%d  %s\n", ci.x, ci.y, buf);
+    }
+    return 0;
+}

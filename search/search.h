@@ -1,0 +1,84 @@
+/* search/search.h — choosing a move.
+ *
+ * An Engine owns the transposition table and the search threads. engine_think
+ * searches a position under limits and returns the move; it blocks, so the
+ * protocol runs it on its own thread and calls engine_stop from the reader to
+ * bring the move at once. Progress is reported through a callback after every
+ * iteration (the search itself never prints).
+ */
+#ifndef QUINTO_SEARCH_SEARCH_H
+#define QUINTO_SEARCH_SEARCH_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../eval/position.h"
+
+enum {
+    VALUE_MATE = 30000,
+    VALUE_INF = 32000,
+    VALUE_MATE_MIN = VALUE_MATE - 2000, /* |value| at or above this is a proven result */
+    MAX_PLY = 160,
+    PV_MAX = 64,
+};
+
+static inline bool value_is_mate(int32_t v) { return v >= VALUE_MATE_MIN || v <= -VALUE_MATE_MIN; }
+
+typedef enum { DRIVER_AUTO, DRIVER_PVS, DRIVER_MTDF } Driver;
+
+typedef struct SearchLimits {
+    int64_t turn_ms;       /* per move; 0 = as fast as possible; < 0 = no limit */
+    int64_t match_ms;      /* whole game; <= 0 = no limit */
+    int64_t time_left_ms;  /* left in the game; INT64_MAX when unlimited */
+    int64_t start_ns;      /* monotonic time the command arrived (0 = now) */
+    int max_depth;         /* 0 = no cap */
+    uint64_t max_nodes;    /* 0 = no cap */
+    int threads;           /* >= 1 */
+    bool randomize;        /* MTD(f) or PVS at random, random choice among near-best moves */
+    uint64_t seed;         /* seeds the randomisation: same seed, same choices */
+    Driver driver;         /* PVS, MTD(f), or AUTO (PVS unless randomised) */
+    bool use_vct;          /* threat-space search at the root */
+} SearchLimits;
+
+/* Defaults: 5 s a move, no match limit, one thread, no randomisation. */
+void search_limits_default(SearchLimits *l);
+
+typedef struct SearchInfo {
+    int depth, seldepth;
+    int32_t score;         /* side to move's view */
+    uint64_t nodes;
+    int64_t elapsed_ms;
+    uint64_t nps;
+    int hashfull;          /* permille */
+    Move best;
+    Move pv[PV_MAX];
+    int pv_len;
+    const char *source;    /* "search", "vcf", "vct", "forced", "book" */
+} SearchInfo;
+
+typedef void (*SearchReport)(void *ctx, const SearchInfo *info);
+
+typedef struct Engine Engine;
+
+Engine *engine_new(void);
+void engine_free(Engine *e);
+
+/* Size the table from the memory limit (bytes, 0 = default) and an explicit
+ * hash size (KiB, 0 = none). Nothing is allocated until the next search. */
+void engine_set_memory(Engine *e, uint64_t max_memory, uint64_t hash_kib);
+size_t engine_hash_bytes(const Engine *e);
+void engine_clear_hash(Engine *e);
+
+/* Search p (not modified) and return the move to play (MOVE_NONE only if the
+ * board has no empty cell). Blocks until the limits or engine_stop end it. */
+Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport report, void *ctx,
+                  SearchInfo *result);
+
+/* Ask a running engine_think to return as soon as possible (any thread). */
+void engine_stop(Engine *e);
+
+/* Monotonic clock in nanoseconds. */
+int64_t now_ns(void);
+
+#endif
