@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,7 +56,9 @@ typedef struct {
     Engine *engine;
     /* the running search */
     pthread_t thread;
-    bool searching;
+    bool searching;          /* a search thread exists (maybe finished, not joined) */
+    atomic_bool search_done; /* set by the search thread as its last act */
+    bool rule_dirty;         /* a rule change waits for the search to end */
     ThinkKind think;
     int64_t cmd_ns;
 } Session;
@@ -155,11 +158,19 @@ static void swap2_open(Session *s) {
              cy + shapes[best_i][5]);
 }
 
+static void search_body(Session *s);
+
 static void *search_main(void *arg) {
     Session *s = arg;
+    search_body(s);
+    atomic_store(&s->search_done, true);
+    return NULL;
+}
+
+static void search_body(Session *s) {
     if (s->think == THINK_SWAP2_0) {
         swap2_open(s);
-        return NULL;
+        return;
     }
     SearchLimits l;
     make_limits(s, &l);
@@ -168,11 +179,11 @@ static void *search_main(void *arg) {
     Board *b = &s->pos->b;
     if (m == MOVE_NONE) {
         out_line(s, "ERROR no move: the board is full");
-        return NULL;
+        return;
     }
     if (s->think != THINK_MOVE && info.score < -SWAP_MARGIN && !value_is_mate(-info.score)) {
         out_line(s, "SWAP");
-        return NULL;
+        return;
     }
     if (s->think == THINK_MOVE)
         pos_play(s->pos, m);
@@ -180,7 +191,7 @@ static void *search_main(void *arg) {
     if (s->think == THINK_MOVE)
         x = board_x(b, board_last_move(b)), y = board_y(b, board_last_move(b));
     out_line(s, "%d,%d", x, y);
-    return NULL;
+    return;
 }
 
 static void wait_search(Session *s) {
@@ -188,12 +199,25 @@ static void wait_search(Session *s) {
         pthread_join(s->thread, NULL);
         s->searching = false;
     }
+    if (s->rule_dirty) {
+        s->rule_dirty = false;
+        if (s->started)
+            pos_set_rule(s->pos, s->rule);
+    }
+}
+
+/* Is a search still running? (joins one that has finished) */
+static bool search_running(Session *s) {
+    if (s->searching && atomic_load(&s->search_done))
+        wait_search(s);
+    return s->searching;
 }
 
 static void think(Session *s, ThinkKind kind) {
     flush_pending(s);
     s->think = kind;
     s->searching = true;
+    atomic_store(&s->search_done, false);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 16u << 20);
@@ -310,7 +334,7 @@ static void apply_info(Session *s, const Command *c) {
     const char *k = c->key;
     if (!strcmp(k, "timeout_turn") && num) {
         s->timeout_turn = v < 0 ? 0 : v;
-        if (v == 0 && s->searching)
+        if (v == 0 && search_running(s))
             engine_stop(s->engine);
     } else if (!strcmp(k, "timeout_match") && num) {
         s->timeout_match = v < 0 ? 0 : v;
@@ -328,12 +352,12 @@ static void apply_info(Session *s, const Command *c) {
         Rule r;
         bool cont;
         if (v >= 0 && v <= 15 && rule_from_protocol((int)v, &r, &cont)) {
-            if (!s->searching && (r != s->rule)) {
+            if (r != s->rule) {
                 s->rule = r;
-                if (s->started)
+                if (search_running(s))
+                    s->rule_dirty = true; /* applied when the search ends */
+                else if (s->started)
                     pos_set_rule(s->pos, r);
-            } else if (s->searching) {
-                snprintf(s->pending, sizeof s->pending, "rule change ignored during a search");
             }
             s->continuous = cont;
         } else {
@@ -356,7 +380,7 @@ static void apply_info(Session *s, const Command *c) {
     } else if (!strcmp(k, "evaluate")) {
         /* debug only: never on stdout */
         int x, y;
-        if (s->started && !s->searching && codec_parse_xy(c->value, &x, &y) &&
+        if (s->started && !search_running(s) && codec_parse_xy(c->value, &x, &y) &&
             board_on(&s->pos->b, x, y)) {
             CellInfo ci;
             char buf[256];
@@ -478,6 +502,7 @@ int session_run(int in_fd, FILE *out) {
             line = lr.line;
         }
         s->cmd_ns = now_ns();
+        search_running(s);
         Command c;
         codec_parse_command(line, &c);
         /* what a running search does not wait for */
@@ -489,7 +514,7 @@ int session_run(int in_fd, FILE *out) {
             fflush(s->out);
             _exit(0);
         case CMD_YXSTOP:
-            if (s->searching)
+            if (search_running(s))
                 engine_stop(s->engine);
             continue;
         case CMD_INFO:

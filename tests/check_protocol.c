@@ -1,0 +1,501 @@
+/* tests/check_protocol.c — pbrain-quinto end to end: scripted sessions over
+ * pipes against the built binary ($QUINTO_BRAIN). */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../protocol/codec.h"
+#include "../tournaments/process.h"
+#include "testutil.h"
+
+static const char *brain_path(void) {
+    const char *p = getenv("QUINTO_BRAIN");
+    return p ? p : "./pbrain-quinto";
+}
+
+static Child *brain(void) {
+    static Child c;
+    char err[256];
+    ck_assert_msg(child_spawn(&c, brain_path(), NULL, NULL, err, sizeof err), "%s", err);
+    return &c;
+}
+
+static long long ms_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Next line that is not MESSAGE/DEBUG, within timeout_ms. */
+static const char *reply(Child *c, int timeout_ms) {
+    char err[128];
+    long long end = ms_now() + timeout_ms;
+    for (;;) {
+        long long left = end - ms_now();
+        int r = child_read(c, left > 0 ? (int)left : 0, err, sizeof err);
+        ck_assert_msg(r == LR_LINE, "no reply within %d ms (%d %s)", timeout_ms, r, err);
+        const char *l = child_line(c);
+        if (strncmp(l, "MESSAGE", 7) && strncmp(l, "DEBUG", 5))
+            return l;
+    }
+}
+
+static void expect(Child *c, const char *want) {
+    const char *got = reply(c, 10000);
+    ck_assert_msg(!strcmp(got, want), "expected '%s', got '%s'", want, got);
+}
+
+static void expect_prefix(Child *c, const char *want) {
+    const char *got = reply(c, 10000);
+    ck_assert_msg(!strncmp(got, want, strlen(want)), "expected '%s...', got '%s'", want, got);
+}
+
+/* A move reply on a w x h board; returns it in x, y. */
+static void expect_move(Child *c, int w, int h, int *x, int *y, int timeout_ms) {
+    const char *got = reply(c, timeout_ms);
+    int mx, my;
+    ck_assert_msg(codec_parse_xy(got, &mx, &my), "expected a move, got '%s'", got);
+    ck_assert_msg(mx >= 0 && my >= 0 && mx < w && my < h, "move %s off the %dx%d board", got, w, h);
+    if (x)
+        *x = mx, *y = my;
+}
+
+static void no_output(Child *c, int ms) {
+    char err[64];
+    int r = child_read(c, ms, err, sizeof err);
+    ck_assert_msg(r == LR_TIMEOUT, "unexpected output '%s'", r == LR_LINE ? child_line(c) : "?");
+}
+
+static void finish(Child *c) {
+    child_send(c, "END");
+    child_stop(c, 2000);
+    ck_assert(WIFEXITED(c->exit_status));
+    ck_assert_int_eq(WEXITSTATUS(c->exit_status), 0);
+    child_free(c);
+}
+
+static void setup_fast(Child *c) {
+    child_send(c, "INFO timeout_turn 200");
+    child_send(c, "INFO random 0");
+}
+
+START_TEST(test_handshake) {
+    Child *c = brain();
+    no_output(c, 200); /* nothing unprompted */
+    child_send(c, "ABOUT");
+    expect_prefix(c, "name=\"Quinto\"");
+    long long t0 = ms_now();
+    child_send(c, "INFO max_memory 367001600");
+    child_send(c, "START 20");
+    expect(c, "OK");
+    long long took = ms_now() - t0;
+    ck_assert_msg(took < 200, "START took %lld ms", took);
+    child_send(c, "INFO timeout_turn 300");
+    child_send(c, "INFO unknown_key 12");
+    child_send(c, "INFO folder /tmp");
+    no_output(c, 100); /* INFO is never answered */
+    child_send(c, "BEGIN");
+    expect_move(c, 20, 20, NULL, NULL, 2000);
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_sizes_and_two_games) {
+    Child *c = brain();
+    setup_fast(c);
+    int sizes[] = {5, 15, 20, 32, 128};
+    for (int i = 0; i < 5; i++) {
+        child_send(c, "START %d", sizes[i]); /* a second START is a new game */
+        expect(c, "OK");
+        child_send(c, "BEGIN");
+        int x, y;
+        expect_move(c, sizes[i], sizes[i], &x, &y, 3000);
+        /* the opponent answers beside it; the brain replies on an empty cell */
+        int ox = x + 1 < sizes[i] ? x + 1 : x - 1;
+        child_send(c, "TURN %d,%d", ox, y);
+        int x2, y2;
+        expect_move(c, sizes[i], sizes[i], &x2, &y2, 3000);
+        ck_assert(!(x2 == x && y2 == y) && !(x2 == ox && y2 == y));
+    }
+    child_send(c, "RECTSTART 7,23");
+    expect(c, "OK");
+    child_send(c, "BEGIN");
+    expect_move(c, 7, 23, NULL, NULL, 3000);
+    child_send(c, "RESTART");
+    expect(c, "OK");
+    child_send(c, "BOARD");
+    child_send(c, "DONE"); /* empty BOARD: move first */
+    expect_move(c, 7, 23, NULL, NULL, 3000);
+    /* unsupported sizes: refused, the game in progress stays */
+    child_send(c, "START 4");
+    expect_prefix(c, "ERROR");
+    child_send(c, "START 129");
+    expect_prefix(c, "ERROR");
+    child_send(c, "RECTSTART 5,200");
+    expect_prefix(c, "ERROR");
+    child_send(c, "TURN 6,22");
+    expect_move(c, 7, 23, NULL, NULL, 3000);
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_bad_input_keeps_state) {
+    Child *c = brain();
+    setup_fast(c);
+    child_send(c, "TURN 3,3");
+    expect_prefix(c, "ERROR"); /* no game yet */
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "FROBNICATE 1");
+    expect_prefix(c, "UNKNOWN");
+    const char *bad[] = {"TURN 3", "TURN a,b", "TURN 3,3,3", "TURN 15,0", "TURN -1,4",
+                         "TURN 99999999999999999999,1", "START x", "TAKEBACK 1", "BEGIN now"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        child_send(c, "%s", bad[i]);
+        expect_prefix(c, "ERROR");
+    }
+    /* an overlong line and a binary one */
+    char *huge = malloc(70001);
+    memset(huge, 'A', 70000);
+    huge[70000] = 0;
+    child_send(c, "%s", huge);
+    free(huge);
+    expect_prefix(c, "ERROR");
+    child_send(c, "TURN 1,\0011");
+    expect_prefix(c, "ERROR");
+    /* nothing of that touched the board: 3,3 is still free */
+    child_send(c, "TURN 3,3");
+    int x, y;
+    expect_move(c, 15, 15, &x, &y, 3000);
+    child_send(c, "TURN 3,3");
+    expect_prefix(c, "ERROR"); /* now occupied */
+    child_send(c, "TURN %d,%d", x, y);
+    expect_prefix(c, "ERROR"); /* the brain's own stone */
+    /* a BOARD with one bad line is refused whole */
+    child_send(c, "BOARD");
+    child_send(c, "10,10,1");
+    child_send(c, "11,11,7");
+    child_send(c, "DONE");
+    expect_prefix(c, "ERROR");
+    child_send(c, "BOARD");
+    child_send(c, "12,12,1");
+    child_send(c, "12,12,2");
+    child_send(c, "DONE");
+    expect_prefix(c, "ERROR");
+    child_send(c, "TURN 10,10"); /* the refused boards left no stones */
+    expect_move(c, 15, 15, NULL, NULL, 3000);
+    child_send(c, "DONE");
+    expect_prefix(c, "ERROR");
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_case_and_line_ends) {
+    Child *c = brain();
+    c->crlf = true;
+    child_send(c, "info timeout_turn 200");
+    child_send(c, "start 15");
+    expect(c, "OK");
+    child_send(c, "begin");
+    expect_move(c, 15, 15, NULL, NULL, 3000);
+    c->crlf = false;
+    child_send(c, "Turn 0,0\r"); /* CR alone */
+    expect_move(c, 15, 15, NULL, NULL, 3000);
+    child_send(c, "yxboard\r\n7,7,1\r\n8,8,2\r\ndone\r");
+    child_send(c, "about");
+    expect_prefix(c, "name=");
+    finish(c);
+}
+END_TEST
+
+/* Win in one, and blocking the opponent's five, with BOARD in any order. */
+START_TEST(test_takes_win_and_blocks) {
+    Child *c = brain();
+    setup_fast(c);
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "BOARD");
+    const char *win[] = {"9,7,1", "0,0,2", "7,7,1", "2,0,2", "8,7,1", "4,0,2", "10,7,1", "6,0,2"};
+    for (int i = 0; i < 8; i++)
+        child_send(c, "%s", win[i]);
+    child_send(c, "DONE");
+    const char *got = reply(c, 3000);
+    ck_assert_msg(!strcmp(got, "6,7") || !strcmp(got, "11,7"), "win in one missed: %s", got);
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "BOARD");
+    const char *block[] = {"3,3,2", "4,4,2", "5,5,2", "6,6,2", "7,1,1", "9,1,1", "12,12,1"};
+    for (int i = 0; i < 7; i++)
+        child_send(c, "%s", block[i]);
+    child_send(c, "DONE");
+    got = reply(c, 3000);
+    ck_assert_msg(!strcmp(got, "2,2") || !strcmp(got, "7,7"), "five not blocked: %s", got);
+    finish(c);
+}
+END_TEST
+
+/* The rule positions of GomocupJudge's conformance test, in our own words. */
+START_TEST(test_rules_over_protocol) {
+    Child *c = brain();
+    setup_fast(c);
+    /* standard: white (to move) must not rely on h13 making six: it blocks */
+    child_send(c, "INFO rule 1");
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "BOARD");
+    const char *std[] = {"7,8,1", "7,9,1", "7,10,1", "7,11,1", "7,7,2", "6,7,2",
+                         "8,7,2", "7,12,2", "7,13,1", "0,14,2"};
+    for (int i = 0; i < 10; i++)
+        child_send(c, "%s", std[i]);
+    child_send(c, "DONE");
+    /* black threatens g8 h8 i8 open three both ways: white must block at 5,7 or 9,7;
+     * 7,12 is black so white's column is dead */
+    const char *got = reply(c, 3000);
+    ck_assert_msg(!strcmp(got, "5,7") || !strcmp(got, "9,7"), "standard: %s", got);
+    /* renju: black never plays a forbidden point, even to block */
+    child_send(c, "INFO rule 4");
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "BOARD");
+    const char *renju[] = {"7,7,1", "7,6,2", "6,8,1", "6,6,2", "9,7,1", "6,7,2", "10,8,1", "5,6,2"};
+    for (int i = 0; i < 8; i++)
+        child_send(c, "%s", renju[i]);
+    child_send(c, "DONE");
+    /* white threatens 4,6 and 8,6 (open three 5,6 6,6 7,6 ... ) ; 8,6 is forbidden for black */
+    got = reply(c, 3000);
+    ck_assert_msg(strcmp(got, "8,6") != 0, "renju: black played the forbidden 8,6");
+    child_send(c, "YXSHOWFORBID");
+    expect_prefix(c, "FORBID ");
+    /* caro: a five blocked at both ends is no win; the brain must block instead */
+    child_send(c, "INFO rule 8");
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "BOARD");
+    const char *caro[] = {"6,7,1", "7,7,1", "8,7,1", "9,7,1", "5,7,2",
+                          "11,7,2", "5,6,2", "5,8,2", "0,0,1"};
+    for (int i = 0; i < 9; i++)
+        child_send(c, "%s", caro[i]);
+    child_send(c, "DONE");
+    got = reply(c, 3000);
+    ck_assert_msg(!strcmp(got, "5,4") || !strcmp(got, "5,5") || !strcmp(got, "5,9") ||
+                      !strcmp(got, "5,10"),
+                  "caro: %s", got);
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_takeback_play_yx) {
+    Child *c = brain();
+    setup_fast(c);
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "TURN 7,7");
+    int x, y;
+    expect_move(c, 15, 15, &x, &y, 3000);
+    child_send(c, "TAKEBACK %d,%d", x, y);
+    expect(c, "OK");
+    child_send(c, "TAKEBACK 7,7");
+    expect(c, "OK");
+    child_send(c, "TAKEBACK 7,7");
+    expect_prefix(c, "ERROR"); /* nothing there now */
+    child_send(c, "TURN %d,%d", x, y); /* its old cell is free again */
+    expect_move(c, 15, 15, NULL, NULL, 3000);
+    child_send(c, "PLAY 1,1");
+    expect(c, "1,1");
+    child_send(c, "PLAY 1,1");
+    expect_prefix(c, "ERROR");
+    /* YXBOARD sets a position without a reply; YXSHOWFORBID lists black's points */
+    child_send(c, "INFO rule 4");
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "YXBOARD");
+    const char *st[] = {"7,7,1", "7,6,2", "6,8,1", "6,6,2", "9,7,1", "6,7,2", "10,8,1", "5,6,2"};
+    for (int i = 0; i < 8; i++)
+        child_send(c, "%s", st[i]);
+    child_send(c, "DONE");
+    child_send(c, "YXSHOWFORBID");
+    expect(c, "FORBID 0806.");
+    child_send(c, "YXHASHCLEAR");
+    child_send(c, "ABOUT");
+    expect_prefix(c, "name=");
+    finish(c);
+}
+END_TEST
+
+START_TEST(test_swap2) {
+    Child *c = brain();
+    setup_fast(c);
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "SWAP2BOARD");
+    child_send(c, "DONE");
+    Reply r;
+    codec_parse_reply(reply(c, 5000), &r);
+    ck_assert_int_eq(r.kind, REPLY_MOVES);
+    ck_assert_int_eq(r.count, 3);
+    child_send(c, "SWAP2BOARD");
+    child_send(c, "7,7");
+    child_send(c, "8,7");
+    child_send(c, "7,8");
+    child_send(c, "DONE");
+    codec_parse_reply(reply(c, 5000), &r);
+    ck_assert(r.kind == REPLY_SWAP || r.kind == REPLY_MOVE);
+    if (r.kind == REPLY_MOVE)
+        ck_assert(!(r.x == 7 && r.y == 7) && !(r.x == 8 && r.y == 7) && !(r.x == 7 && r.y == 8));
+    child_send(c, "SWAP2BOARD");
+    const char *five[] = {"7,7", "8,7", "7,8", "8,8", "7,9"};
+    for (int i = 0; i < 5; i++)
+        child_send(c, "%s", five[i]);
+    child_send(c, "DONE");
+    /* black has three in a column: white must not let it grow, or swap */
+    codec_parse_reply(reply(c, 5000), &r);
+    ck_assert(r.kind == REPLY_SWAP || r.kind == REPLY_MOVE);
+    child_send(c, "SWAP2BOARD");
+    child_send(c, "7,7");
+    child_send(c, "8,7");
+    child_send(c, "DONE");
+    expect_prefix(c, "ERROR");
+    finish(c);
+}
+END_TEST
+
+/* A quiet opening position (no forced win for either side), so the search
+ * uses all the time it is given. */
+static void busy_position_start(Child *c) {
+    child_send(c, "START 20");
+    expect(c, "OK");
+}
+
+static void busy_position_board(Child *c) {
+    child_send(c, "BOARD");
+    const char *st[] = {"10,10,1", "11,10,2", "11,13,1", "9,11,2",
+                        "10,12,1", "12,12,2", "12,11,1", "10,11,2"};
+    for (int i = 0; i < 8; i++)
+        child_send(c, "%s", st[i]);
+}
+
+static void busy_position(Child *c) {
+    busy_position_start(c);
+    busy_position_board(c);
+}
+
+START_TEST(test_stop_commands) {
+    const char *stops[] = {"YXSTOP", "INFO timeout_turn 0", "STOP"};
+    for (int i = 0; i < 3; i++) {
+        Child *c = brain();
+        child_send(c, "INFO timeout_turn 60000");
+        busy_position(c);
+        child_send(c, "DONE");
+        struct timespec ts = {0, 400 * 1000000};
+        nanosleep(&ts, NULL);
+        long long t0 = ms_now();
+        child_send(c, "%s", stops[i]);
+        expect_move(c, 20, 20, NULL, NULL, 2000);
+        long long took = ms_now() - t0;
+        ck_assert_msg(took <= 50, "%s: move after %lld ms", stops[i], took);
+        finish(c);
+    }
+    /* END during a search exits at once */
+    Child *c = brain();
+    child_send(c, "INFO timeout_turn 60000");
+    busy_position(c);
+    child_send(c, "DONE");
+    struct timespec ts = {0, 300 * 1000000};
+    nanosleep(&ts, NULL);
+    long long t0 = ms_now();
+    child_send(c, "END");
+    while (!child_exited(c) && ms_now() - t0 < 2000) {
+        struct timespec s1 = {0, 1000000};
+        nanosleep(&s1, NULL);
+    }
+    ck_assert_msg(ms_now() - t0 < 100, "END took %lld ms", ms_now() - t0);
+    child_free(c);
+    /* end of input without END: a clean exit */
+    c = brain();
+    child_send(c, "START 15");
+    expect(c, "OK");
+    close(c->to_child);
+    c->to_child = -1;
+    t0 = ms_now();
+    while (!child_exited(c) && ms_now() - t0 < 3000) {
+        struct timespec s1 = {0, 1000000};
+        nanosleep(&s1, NULL);
+    }
+    ck_assert(!c->alive && WIFEXITED(c->exit_status) && WEXITSTATUS(c->exit_status) == 0);
+    child_free(c);
+}
+END_TEST
+
+static long long timed_reply(int turn, int match, int left) {
+    Child *c = brain();
+    child_send(c, "INFO timeout_turn %d", turn);
+    if (match)
+        child_send(c, "INFO timeout_match %d", match);
+    busy_position_start(c);
+    if (left)
+        child_send(c, "INFO time_left %d", left);
+    busy_position_board(c);
+    long long t0 = ms_now();
+    child_send(c, "DONE");
+    expect_move(c, 20, 20, NULL, NULL, turn + 3000);
+    long long took = ms_now() - t0;
+    finish(c);
+    return took;
+}
+
+START_TEST(test_clock) {
+    long long t;
+    t = timed_reply(100, 0, 0);
+    ck_assert_msg(t < 100, "turn 100 ms: %lld ms", t);
+    t = timed_reply(1000, 0, 0);
+    ck_assert_msg(t < 1000 && t > 100, "turn 1000 ms: %lld ms", t);
+    t = timed_reply(30000, 180000, 300);
+    ck_assert_msg(t < 300, "time_left 300 ms: %lld ms", t);
+    t = timed_reply(0, 0, 0);
+    ck_assert_msg(t < 50, "turn 0: %lld ms", t);
+    t = timed_reply(5000, 100000, -20); /* time_left negative: play at once */
+    ck_assert_msg(t < 50, "time_left negative: %lld ms", t);
+}
+END_TEST
+
+static long peak_under(long limit_bytes, int think_ms) {
+    Child *c = brain();
+    child_send(c, "INFO max_memory %ld", limit_bytes);
+    child_send(c, "INFO timeout_turn %d", think_ms);
+    busy_position(c);
+    child_send(c, "DONE");
+    expect_move(c, 20, 20, NULL, NULL, think_ms + 3000);
+    long peak = child_peak_kib(c);
+    finish(c);
+    return peak;
+}
+
+START_TEST(test_memory) {
+    long peak = peak_under(50L << 20, 3000);
+    ck_assert_msg(peak > 0 && peak * 1024 < (50L << 20), "peak %ld KiB under a 50 MiB limit", peak);
+    peak = peak_under(20L << 20, 1500);
+    ck_assert_msg(peak > 0 && peak * 1024 < (20L << 20), "peak %ld KiB under a 20 MiB limit", peak);
+}
+END_TEST
+
+Suite *suite_protocol(void) {
+    Suite *s = suite_create("protocol");
+    TCase *tc = tcase_create("e2e");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_handshake);
+    tcase_add_test(tc, test_sizes_and_two_games);
+    tcase_add_test(tc, test_bad_input_keeps_state);
+    tcase_add_test(tc, test_case_and_line_ends);
+    tcase_add_test(tc, test_takes_win_and_blocks);
+    tcase_add_test(tc, test_rules_over_protocol);
+    tcase_add_test(tc, test_takeback_play_yx);
+    tcase_add_test(tc, test_swap2);
+    tcase_add_test(tc, test_stop_commands);
+    tcase_add_test(tc, test_clock);
+    tcase_add_test(tc, test_memory);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,208 @@
+/* tournaments/process.c */
+#include "process.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+bool child_spawn(Child *c, const char *command, const char *dir, const char *stderr_path, char *err,
+                 size_t errcap) {
+    memset(c, 0, sizeof *c);
+    int in[2], out[2], status_pipe[2];
+    if (pipe(in) || pipe(out) || pipe(status_pipe)) {
+        snprintf(err, errcap, "pipe: %s", strerror(errno));
+        return false;
+    }
+    fcntl(status_pipe[1], F_SETFD, FD_CLOEXEC);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errcap, "fork: %s", strerror(errno));
+        return false;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_DFL);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        int e = open(stderr_path ? stderr_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (e >= 0)
+            dup2(e, 2);
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]), close(status_pipe[0]);
+        int code = 0;
+        if (dir && chdir(dir) != 0)
+            code = errno;
+        else {
+            size_t len = strlen(command) + 8;
+            char *cmd = malloc(len);
+            snprintf(cmd, len, "exec %s", command);
+            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+            code = errno;
+        }
+        if (write(status_pipe[1], &code, sizeof code) < 0)
+            _exit(127);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(in[0]), close(out[1]), close(status_pipe[1]);
+    int code = 0;
+    ssize_t n = read(status_pipe[0], &code, sizeof code);
+    close(status_pipe[0]);
+    if (n == (ssize_t)sizeof code) {
+        snprintf(err, errcap, "cannot start '%s' in '%s': %s", command, dir ? dir : ".",
+                 strerror(code));
+        close(in[1]), close(out[0]);
+        waitpid(pid, NULL, 0);
+        return false;
+    }
+    c->pid = pid;
+    c->to_child = in[1];
+    c->from_child = out[0];
+    c->lr = malloc(sizeof *c->lr);
+    lr_init(c->lr, out[0]);
+    c->alive = true;
+    return true;
+}
+
+bool child_send(Child *c, const char *fmt, ...) {
+    if (!c->alive)
+        return false;
+    char buf[PROTO_MAX_LINE + 4];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf - 3, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return false;
+    if (n > (int)sizeof buf - 4)
+        n = (int)sizeof buf - 4;
+    if (c->crlf)
+        buf[n++] = '\r';
+    buf[n++] = '\n';
+    for (int off = 0; off < n;) {
+        ssize_t w = write(c->to_child, buf + off, (size_t)(n - off));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        off += (int)w;
+    }
+    return true;
+}
+
+int child_read(Child *c, int timeout_ms, char *err, size_t errcap) {
+    return lr_read(c->lr, timeout_ms, err, errcap);
+}
+
+void child_suspend(Child *c) {
+    if (c->alive && !c->suspended) {
+        kill(-c->pid, SIGSTOP);
+        c->suspended = true;
+    }
+}
+
+void child_resume(Child *c) {
+    if (c->alive && c->suspended) {
+        kill(-c->pid, SIGCONT);
+        c->suspended = false;
+    }
+}
+
+bool child_exited(Child *c) {
+    if (!c->alive)
+        return true;
+    int st;
+    pid_t r = waitpid(c->pid, &st, WNOHANG);
+    if (r == c->pid) {
+        c->alive = false;
+        c->exit_status = st;
+        return true;
+    }
+    return false;
+}
+
+void child_stop(Child *c, int grace_ms) {
+    if (!c->pid)
+        return;
+    child_resume(c);
+    if (c->to_child >= 0) {
+        close(c->to_child);
+        c->to_child = -1;
+    }
+    struct timespec ts = {0, 5 * 1000000};
+    for (int waited = 0; waited < grace_ms && !child_exited(c); waited += 5)
+        nanosleep(&ts, NULL);
+    kill(-c->pid, SIGKILL);
+    if (c->alive) {
+        int st;
+        waitpid(c->pid, &st, 0);
+        c->exit_status = st;
+        c->alive = false;
+    }
+}
+
+static long status_field_kib(pid_t pid, const char *field) {
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    long v = 0;
+    size_t len = strlen(field);
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, field, len)) {
+            v = atol(line + len);
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+long child_peak_kib(const Child *c) { return c->alive ? status_field_kib(c->pid, "VmHWM:") : 0; }
+
+long child_tree_rss_kib(const Child *c) {
+    if (!c->alive)
+        return 0;
+    long total = 0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        int pid = atoi(e->d_name);
+        if (pid <= 0)
+            continue;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        int pgrp = 0;
+        char buf[512];
+        if (fgets(buf, sizeof buf, f)) {
+            char *close_paren = strrchr(buf, ')');
+            if (close_paren)
+                sscanf(close_paren + 2, "%*c %*d %d", &pgrp);
+        }
+        fclose(f);
+        if (pgrp == c->pid)
+            total += status_field_kib(pid, "VmRSS:");
+    }
+    closedir(d);
+    return total;
+}
+
+void child_free(Child *c) {
+    child_stop(c, 0);
+    if (c->from_child >= 0)
+        close(c->from_child);
+    free(c->lr);
+    c->lr = NULL;
+}

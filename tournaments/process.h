@@ -1,0 +1,50 @@
+/* tournaments/process.h — a brain as a child process spoken to over pipes. */
+#ifndef QUINTO_TOURNAMENTS_PROCESS_H
+#define QUINTO_TOURNAMENTS_PROCESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "../protocol/linereader.h"
+
+typedef struct {
+    pid_t pid;
+    int to_child, from_child;
+    LineReader *lr;
+    bool alive, suspended;
+    int exit_status; /* when it ended: as from waitpid */
+    bool crlf;       /* end lines sent with CR LF (as GomocupJudge and Piskvork do) */
+} Child;
+
+/* Start `command` (run by /bin/sh -c "exec ...") in directory dir (NULL: the
+ * current one), with stdin/stdout on pipes and stderr to stderr_path (NULL:
+ * /dev/null). The child gets its own process group. */
+bool child_spawn(Child *c, const char *command, const char *dir, const char *stderr_path, char *err,
+                 size_t errcap);
+
+/* Send one line (a line end is added). False if the pipe is closed. */
+bool child_send(Child *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Read one line within timeout_ms (-1: wait for ever); LR_* codes. */
+int child_read(Child *c, int timeout_ms, char *err, size_t errcap);
+static inline const char *child_line(const Child *c) { return c->lr->line; }
+
+void child_suspend(Child *c);
+void child_resume(Child *c);
+
+/* Has it exited? (reaps it without blocking) */
+bool child_exited(Child *c);
+
+/* Wait up to grace_ms for it to exit by itself, then kill its process group. */
+void child_stop(Child *c, int grace_ms);
+
+/* Peak resident memory (VmHWM) of the child in KiB, 0 if unknown. */
+long child_peak_kib(const Child *c);
+
+/* Current resident memory of the child and its descendants in KiB. */
+long child_tree_rss_kib(const Child *c);
+
+void child_free(Child *c);
+
+#endif
