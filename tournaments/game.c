@@ -1,0 +1,318 @@
+/* tournaments/game.c — the referee. */
+#include "game.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../protocol/codec.h"
+
+static const char *const reason_names[] = {
+    "none",  "five",     "board full", "renju move limit", "move cap", "time",     "illegal move",
+    "forbidden move", "error", "bad reply", "crash", "memory", "start failed"};
+
+const char *end_reason_name(EndReason r) { return reason_names[r]; }
+
+static int64_t ms_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+typedef struct {
+    const EngineSpec *spec;
+    BrainSlot own;       /* when not reused */
+    BrainSlot *slot;
+    Child *c;
+    int colour;
+    bool has_position;   /* received the position once (BOARD/BEGIN) */
+    int64_t time_left;   /* ms, match clock */
+    int64_t turn_ms, match_ms;
+} Side;
+
+static void lose(GameResult *res, int loser, EndReason why, const char *fmt, const char *arg) {
+    res->winner = opponent(loser);
+    res->reason = why;
+    snprintf(res->detail, sizeof res->detail, fmt, arg ? arg : "");
+}
+
+/* Start (or restart) a brain and send START and the INFOs. */
+static bool side_start(const GameConfig *cfg, Side *s, char *err, size_t cap) {
+    Child *c = &s->slot->child;
+    if (!s->slot->live) {
+        char path[1200], *errpath = NULL;
+        if (cfg->stderr_dir) {
+            snprintf(path, sizeof path, "%s/%s.stderr", cfg->stderr_dir, s->spec->name);
+            errpath = path;
+        }
+        if (!child_spawn(c, s->spec->cmd, s->spec->dir[0] ? s->spec->dir : NULL, errpath, err,
+                         cap))
+            return false;
+        c->crlf = true; /* as GomocupJudge and Piskvork send */
+        s->slot->live = true;
+    }
+    s->c = c;
+    child_resume(c);
+    if (cfg->width == cfg->height)
+        child_send(c, "START %d", cfg->width);
+    else
+        child_send(c, "RECTSTART %d,%d", cfg->width, cfg->height);
+    int64_t deadline = ms_now() + cfg->start_timeout_ms;
+    for (;;) {
+        char lerr[128];
+        int64_t left = deadline - ms_now();
+        int r = child_read(c, left > 0 ? (int)left : 0, lerr, sizeof lerr);
+        if (r == LR_TIMEOUT) {
+            snprintf(err, cap, "no answer to START within %d ms", cfg->start_timeout_ms);
+            return false;
+        }
+        if (r == LR_EOF) {
+            snprintf(err, cap, "exited before answering START");
+            return false;
+        }
+        if (r == LR_BAD)
+            continue;
+        Reply rep;
+        codec_parse_reply(child_line(c), &rep);
+        if (rep.kind == REPLY_OK)
+            break;
+        if (rep.kind == REPLY_MESSAGE || rep.kind == REPLY_DEBUG)
+            continue;
+        snprintf(err, cap, "answered START with '%.100s'", child_line(c));
+        return false;
+    }
+    child_send(c, "INFO timeout_turn %lld", (long long)s->turn_ms);
+    child_send(c, "INFO timeout_match %lld", (long long)s->match_ms);
+    if (cfg->max_memory)
+        child_send(c, "INFO max_memory %llu", (unsigned long long)cfg->max_memory);
+    child_send(c, "INFO game_type 1");
+    child_send(c, "INFO rule %d", rule_to_protocol(cfg->rule));
+    for (int i = 0; i < s->spec->option_count; i++)
+        child_send(c, "INFO %s %s", s->spec->option_key[i], s->spec->option_value[i]);
+    if (cfg->suspend)
+        child_suspend(c);
+    return true;
+}
+
+void brain_slot_close(BrainSlot *s) {
+    if (!s->live)
+        return;
+    child_resume(&s->child);
+    child_send(&s->child, "END");
+    child_stop(&s->child, 500);
+    child_free(&s->child);
+    s->live = false;
+}
+
+void game_result_free(GameResult *res) {
+    free(res->moves);
+    res->moves = NULL;
+}
+
+static void record_move(GameResult *res, int x, int y, int ms) {
+    GameMoves *m = res->moves;
+    m->x[m->count] = (short)x;
+    m->y[m->count] = (short)y;
+    m->ms[m->count] = ms;
+    m->count++;
+}
+
+void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec *white,
+               const Record *opening, BrainSlot *black_slot, BrainSlot *white_slot,
+               GameResult *res) {
+    memset(res, 0, sizeof *res);
+    res->moves = calloc(1, sizeof *res->moves);
+    Side sides[3];
+    memset(sides, 0, sizeof sides);
+    const EngineSpec *specs[3] = {NULL, black, white};
+    BrainSlot *slots[3] = {NULL, black_slot, white_slot};
+    for (int c = BLACK; c <= WHITE; c++) {
+        Side *s = &sides[c];
+        s->spec = specs[c];
+        s->colour = c;
+        s->slot = slots[c] ? slots[c] : &s->own;
+        s->turn_ms = specs[c]->turn_ms >= 0 ? specs[c]->turn_ms : cfg->turn_ms;
+        s->match_ms = specs[c]->match_ms >= 0 ? specs[c]->match_ms : cfg->match_ms;
+        s->time_left = s->match_ms > 0 ? s->match_ms : INT64_MAX;
+    }
+    static _Thread_local Board b; /* one board per worker thread */
+    board_init(&b, cfg->width, cfg->height);
+    for (int i = 0; i < opening->count; i++) {
+        if (opening->x[i] < 0) {
+            board_pass(&b);
+            continue;
+        }
+        board_play(&b, board_move_at(&b, opening->x[i], opening->y[i]));
+        record_move(res, opening->x[i], opening->y[i], 0);
+    }
+    res->opening_stones = res->moves->count;
+    char err[256];
+    for (int c = BLACK; c <= WHITE; c++)
+        if (!side_start(cfg, &sides[c], err, sizeof err)) {
+            lose(res, c, END_START, "%s", err);
+            goto done;
+        }
+
+    Move last = MOVE_NONE;
+    for (;;) {
+        int mover = b.side;
+        Side *s = &sides[mover];
+        Child *c = s->c;
+        if (b.stones >= b.width * b.height) {
+            res->winner = 0;
+            res->reason = END_FULL;
+            break;
+        }
+        if (cfg->rule == RULE_RENJU && b.stones >= b.width * b.height - 25) {
+            res->winner = 0;
+            res->reason = END_RENJU_LIMIT;
+            break;
+        }
+        if (cfg->move_cap && b.stones >= cfg->move_cap) {
+            res->winner = 0;
+            res->reason = END_MOVE_CAP;
+            break;
+        }
+        child_resume(c);
+        int64_t allowed = s->turn_ms > 0 ? s->turn_ms : 0;
+        if (s->match_ms > 0) {
+            int64_t left = s->time_left > 0 ? s->time_left : 0;
+            if (s->turn_ms <= 0 || left < allowed)
+                allowed = left;
+        }
+        if (s->turn_ms <= 0 && s->match_ms <= 0)
+            allowed = 24LL * 3600 * 1000; /* no clock */
+        int64_t limit = cfg->tolerance_ms + allowed;
+        if (s->match_ms > 0)
+            child_send(c, "INFO time_left %lld",
+                       (long long)(s->time_left > 2147483647 ? 2147483647 : s->time_left));
+        int64_t t0 = ms_now();
+        bool sent;
+        if (!s->has_position) {
+            s->has_position = true;
+            if (b.stones == 0 && cfg->use_begin)
+                sent = child_send(c, "BEGIN");
+            else {
+                sent = child_send(c, "BOARD");
+                for (int i = 0; i < res->moves->count && sent; i++) {
+                    Move m = board_move_at(&b, res->moves->x[i], res->moves->y[i]);
+                    sent = child_send(c, "%d,%d,%d", res->moves->x[i], res->moves->y[i],
+                                      b.cell[m] == mover ? 1 : 2);
+                }
+                sent = sent && child_send(c, "DONE");
+            }
+        } else {
+            sent = child_send(c, "TURN %d,%d", board_x(&b, last), board_y(&b, last));
+        }
+        if (!sent) {
+            lose(res, mover, END_CRASH, "%s", "its input pipe is closed");
+            break;
+        }
+        /* the reply */
+        int x = -1, y = -1;
+        EndReason fail = END_NONE;
+        char failtext[200] = "";
+        for (;;) {
+            int64_t left = t0 + limit - ms_now();
+            char lerr[128];
+            int r = child_read(c, left > 0 ? (int)left : 0, lerr, sizeof lerr);
+            if (r == LR_TIMEOUT) {
+                fail = END_TIME;
+                snprintf(failtext, sizeof failtext, "no move within %lld ms", (long long)limit);
+                break;
+            }
+            if (r == LR_EOF) {
+                fail = END_CRASH;
+                snprintf(failtext, sizeof failtext, "exited or closed its output");
+                break;
+            }
+            if (r == LR_BAD) {
+                fail = END_BAD_REPLY;
+                snprintf(failtext, sizeof failtext, "%s", lerr);
+                break;
+            }
+            Reply rep;
+            codec_parse_reply(child_line(c), &rep);
+            if (rep.kind == REPLY_MESSAGE || rep.kind == REPLY_DEBUG)
+                continue;
+            if (rep.kind == REPLY_MOVE) {
+                x = rep.x, y = rep.y;
+                break;
+            }
+            if (rep.kind == REPLY_SUGGEST) { /* the manager answers PLAY with the same square */
+                child_send(c, "PLAY %d,%d", rep.x, rep.y);
+                continue;
+            }
+            fail = rep.kind == REPLY_ERROR ? END_ERROR : END_BAD_REPLY;
+            snprintf(failtext, sizeof failtext, "'%.150s'", child_line(c));
+            break;
+        }
+        int64_t spent = ms_now() - t0;
+        if (cfg->suspend && fail == END_NONE)
+            child_suspend(c);
+        long peak = child_peak_kib(c);
+        if (peak > res->peak_kib[mover])
+            res->peak_kib[mover] = peak;
+        if (fail == END_NONE && spent > limit) {
+            fail = END_TIME;
+            snprintf(failtext, sizeof failtext, "%lld ms, limit %lld", (long long)spent,
+                     (long long)limit);
+        }
+        if (fail != END_NONE) {
+            lose(res, mover, fail, "%s", failtext);
+            break;
+        }
+        res->time_ms[mover] += spent;
+        res->replies[mover]++;
+        if (spent > res->max_ms[mover])
+            res->max_ms[mover] = spent;
+        if (s->match_ms > 0)
+            s->time_left -= spent;
+        if (cfg->max_memory && (uint64_t)peak * 1024 > cfg->max_memory) {
+            char t[64];
+            snprintf(t, sizeof t, "%ld KiB", peak);
+            lose(res, mover, END_MEMORY, "peak resident memory %s", t);
+            break;
+        }
+        Outcome o = rule_judge(&b, x, y, cfg->rule);
+        char mv[32];
+        snprintf(mv, sizeof mv, "%d,%d", x, y);
+        if (o == OUTCOME_ILLEGAL) {
+            lose(res, mover, END_ILLEGAL, "%s", mv);
+            break;
+        }
+        if (o == OUTCOME_FORBIDDEN) {
+            lose(res, mover, END_FORBIDDEN, "%s", mv);
+            break;
+        }
+        last = board_move_at(&b, x, y);
+        board_play(&b, last);
+        record_move(res, x, y, (int)spent);
+        if (o == OUTCOME_WIN) {
+            res->winner = mover;
+            res->reason = END_FIVE;
+            snprintf(res->detail, sizeof res->detail, "%s", mv);
+            break;
+        }
+    }
+done:
+    for (int c = BLACK; c <= WHITE; c++) {
+        Side *s = &sides[c];
+        if (s->slot->live && s->slot->child.alive)
+            res->peak_kib[c] = res->peak_kib[c] > child_peak_kib(&s->slot->child)
+                                   ? res->peak_kib[c]
+                                   : child_peak_kib(&s->slot->child);
+        /* a reused brain stays unless it misbehaved */
+        bool keep = slots[c] && s->slot->live && s->slot->child.alive &&
+                    !((res->reason == END_TIME || res->reason == END_CRASH ||
+                       res->reason == END_BAD_REPLY || res->reason == END_START ||
+                       res->reason == END_MEMORY) &&
+                      res->winner != c);
+        if (keep)
+            child_resume(&s->slot->child);
+        else
+            brain_slot_close(s->slot);
+    }
+}

@@ -1,0 +1,358 @@
+/* tournaments/main.c — quinto-manager: matches, gauntlets, round robins and
+ * puzzle runs between Gomocup-protocol brains. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tourney.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+        "usage: quinto-manager [match|gauntlet|roundrobin] -engine cmd=PATH [name=N] [dir=D]\n"
+        "                      [tc=TURN/MATCH] [option.KEY=VALUE ...] -engine ... [options]\n"
+        "       quinto-manager puzzles -engine cmd=PATH [-defender cmd=PATH] -file F [options]\n"
+        "\n"
+        "games:\n"
+        "  -rule R            freestyle, standard, renju, caro (=caro8), caro9, or 0 1 4 8 9\n"
+        "  -size N | WxH      board (default 15)\n"
+        "  -tc TURN[/MATCH]   milliseconds a move and a game (default 1000/0; 0 = none)\n"
+        "  -tolerance MS      added to every reply limit, as GomocupJudge (default 1000)\n"
+        "  -memory MIB        max_memory sent and enforced on peak resident memory\n"
+        "  -openings FILE     testdata lines, Gomocup offsets or plain moves; each is played\n"
+        "                     twice with colours swapped\n"
+        "  -random            openings in seeded random order (-seed N)\n"
+        "  -games N           games per pair and round (default: two per opening)\n"
+        "  -rounds N          repeat everything N times\n"
+        "  -concurrency N, -j N  games at once\n"
+        "  -each KEY=VALUE    applied to every engine (option.X=Y, tc=...)\n"
+        "  -sprt elo0=A elo1=B [alpha=0.05] [beta=0.05]   stop when the test decides\n"
+        "  -psq DIR -sgf DIR -results FILE   game records and one results line a game\n"
+        "  -suspend           SIGSTOP the brain not on move (as GomocupJudge)\n"
+        "  -reuse             one process per engine and worker, a new START each game\n"
+        "  -begin             BEGIN on an empty board (default: an empty BOARD)\n"
+        "  -movecap N         adjudicate a draw after N stones\n"
+        "  -stderr DIR        keep the brains' stderr in DIR\n"
+        "puzzles:\n"
+        "  -file F            a shared/testdata puzzle file\n"
+        "  -defender ...      the defender brain (default: the solver's command)\n"
+        "  -tc MS             the solver's time a move (default 1000)\n"
+        "  -defender-tc MS    the defender's (default 300)\n"
+        "  -movecap N         the solver must make five within N own moves (default 80)\n"
+        "  -first N -limit N  a slice of the file\n");
+}
+
+static const char *base_name(const char *cmd) {
+    const char *end = cmd;
+    while (*end && *end != ' ')
+        end++;
+    const char *start = cmd;
+    for (const char *p = cmd; p < end; p++)
+        if (*p == '/')
+            start = p + 1;
+    static char buf[64];
+    size_t n = (size_t)(end - start) < sizeof buf - 1 ? (size_t)(end - start) : sizeof buf - 1;
+    memcpy(buf, start, n);
+    buf[n] = 0;
+    return buf;
+}
+
+static bool parse_tc(const char *v, int64_t *turn, int64_t *match) {
+    char *end;
+    long long t = strtoll(v, &end, 10);
+    if (end == v || t < 0)
+        return false;
+    *turn = t;
+    if (*end == '/') {
+        long long m = strtoll(end + 1, &end, 10);
+        if (m < 0)
+            return false;
+        *match = m;
+    }
+    return *end == 0;
+}
+
+/* key=value into an engine spec. */
+static bool engine_kv(EngineSpec *e, const char *kv) {
+    const char *eq = strchr(kv, '=');
+    if (!eq)
+        return false;
+    size_t klen = (size_t)(eq - kv);
+    const char *v = eq + 1;
+    if (klen == 3 && !strncmp(kv, "cmd", 3))
+        snprintf(e->cmd, sizeof e->cmd, "%s", v);
+    else if (klen == 4 && !strncmp(kv, "name", 4))
+        snprintf(e->name, sizeof e->name, "%s", v);
+    else if (klen == 3 && !strncmp(kv, "dir", 3))
+        snprintf(e->dir, sizeof e->dir, "%s", v);
+    else if (klen == 2 && !strncmp(kv, "tc", 2))
+        return parse_tc(v, &e->turn_ms, &e->match_ms);
+    else if (klen > 7 && !strncmp(kv, "option.", 7) && e->option_count < ENGINE_MAX_OPTIONS) {
+        snprintf(e->option_key[e->option_count], 64, "%.*s", (int)(klen - 7), kv + 7);
+        snprintf(e->option_value[e->option_count], 256, "%s", v);
+        e->option_count++;
+    } else
+        return false;
+    return true;
+}
+
+static void engine_defaults(EngineSpec *e) {
+    memset(e, 0, sizeof *e);
+    e->turn_ms = e->match_ms = -1;
+}
+
+static bool parse_size(const char *v, int *w, int *h) {
+    int a, b;
+    char x;
+    if (sscanf(v, "%d%c%d", &a, &x, &b) == 3 && (x == 'x' || x == 'X' || x == ','))
+        *w = a, *h = b;
+    else if (sscanf(v, "%d", &a) == 1)
+        *w = *h = a;
+    else
+        return false;
+    return *w >= BOARD_MIN_SIZE && *h >= BOARD_MIN_SIZE && *w <= BOARD_MAX_SIZE &&
+           *h <= BOARD_MAX_SIZE;
+}
+
+#define NEED_ARG()                                                                                 \
+    do {                                                                                           \
+        if (i + 1 >= argc) {                                                                       \
+            fprintf(stderr, "quinto-manager: %s needs a value\n", a);                              \
+            return 2;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+int main(int argc, char **argv) {
+    signal(SIGPIPE, SIG_IGN);
+    static TourneyConfig cfg;
+    static PuzzleConfig pz;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.game.rule = RULE_FREESTYLE;
+    cfg.game.width = cfg.game.height = 15;
+    cfg.game.turn_ms = 1000;
+    cfg.game.tolerance_ms = 1000;
+    cfg.game.start_timeout_ms = 30000;
+    cfg.concurrency = 1;
+    cfg.out = stdout;
+    cfg.live = isatty(STDOUT_FILENO);
+    cfg.seed = (uint64_t)time(NULL);
+    int i = 1;
+    bool puzzles = false;
+    if (argc > 1 && argv[1][0] != '-') {
+        if (!strcmp(argv[1], "match") || !strcmp(argv[1], "roundrobin"))
+            cfg.mode = MODE_ROUNDROBIN;
+        else if (!strcmp(argv[1], "gauntlet"))
+            cfg.mode = MODE_GAUNTLET;
+        else if (!strcmp(argv[1], "puzzles"))
+            puzzles = true;
+        else if (!strcmp(argv[1], "help")) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "quinto-manager: unknown mode '%s'\n", argv[1]);
+            usage(stderr);
+            return 2;
+        }
+        i = 2;
+    }
+    EngineSpec each;
+    engine_defaults(&each);
+    bool have_each = false, have_defender = false;
+    const char *openings = NULL;
+    int64_t defender_tc = 300;
+    int movecap = -1;
+    pz.first = 0;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-engine") || !strcmp(a, "-defender") || !strcmp(a, "-each")) {
+            EngineSpec *e;
+            if (!strcmp(a, "-each"))
+                e = &each, have_each = true;
+            else if (!strcmp(a, "-defender"))
+                e = &pz.defender, engine_defaults(e), have_defender = true;
+            else {
+                if (cfg.engine_count >= MAX_ENGINES) {
+                    fprintf(stderr, "quinto-manager: at most %d engines\n", MAX_ENGINES);
+                    return 2;
+                }
+                e = &cfg.engines[cfg.engine_count++];
+                engine_defaults(e);
+            }
+            while (i + 1 < argc && argv[i + 1][0] != '-') {
+                if (!engine_kv(e, argv[++i])) {
+                    fprintf(stderr, "quinto-manager: bad engine setting '%s'\n", argv[i]);
+                    return 2;
+                }
+            }
+        } else if (!strcmp(a, "-rule")) {
+            NEED_ARG();
+            if (!rule_parse(argv[++i], &cfg.game.rule)) {
+                fprintf(stderr, "quinto-manager: unknown rule '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "-size")) {
+            NEED_ARG();
+            if (!parse_size(argv[++i], &cfg.game.width, &cfg.game.height)) {
+                fprintf(stderr, "quinto-manager: bad size '%s' (5..128, or WxH)\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "-tc")) {
+            NEED_ARG();
+            if (!parse_tc(argv[++i], &cfg.game.turn_ms, &cfg.game.match_ms)) {
+                fprintf(stderr, "quinto-manager: bad time control '%s' (TURN[/MATCH] ms)\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "-defender-tc")) {
+            NEED_ARG();
+            defender_tc = atoll(argv[++i]);
+        } else if (!strcmp(a, "-tolerance")) {
+            NEED_ARG();
+            cfg.game.tolerance_ms = atoll(argv[++i]);
+        } else if (!strcmp(a, "-memory")) {
+            NEED_ARG();
+            cfg.game.max_memory = (uint64_t)atoll(argv[++i]) << 20;
+        } else if (!strcmp(a, "-openings") || !strcmp(a, "-file")) {
+            NEED_ARG();
+            openings = argv[++i];
+        } else if (!strcmp(a, "-random")) {
+            cfg.random_order = true;
+        } else if (!strcmp(a, "-seed")) {
+            NEED_ARG();
+            cfg.seed = (uint64_t)atoll(argv[++i]);
+        } else if (!strcmp(a, "-games")) {
+            NEED_ARG();
+            cfg.games = atoi(argv[++i]);
+        } else if (!strcmp(a, "-rounds")) {
+            NEED_ARG();
+            cfg.rounds = atoi(argv[++i]);
+        } else if (!strcmp(a, "-concurrency") || !strcmp(a, "-j")) {
+            NEED_ARG();
+            cfg.concurrency = atoi(argv[++i]);
+        } else if (!strcmp(a, "-sprt")) {
+            cfg.sprt_on = true;
+            cfg.sprt = (SprtParams){0, 10, 0.05, 0.05};
+            while (i + 1 < argc && argv[i + 1][0] != '-') {
+                const char *kv = argv[++i];
+                double v = atof(strchr(kv, '=') ? strchr(kv, '=') + 1 : "0");
+                if (!strncmp(kv, "elo0=", 5))
+                    cfg.sprt.elo0 = v;
+                else if (!strncmp(kv, "elo1=", 5))
+                    cfg.sprt.elo1 = v;
+                else if (!strncmp(kv, "alpha=", 6))
+                    cfg.sprt.alpha = v;
+                else if (!strncmp(kv, "beta=", 5))
+                    cfg.sprt.beta = v;
+                else {
+                    fprintf(stderr, "quinto-manager: bad SPRT setting '%s'\n", kv);
+                    return 2;
+                }
+            }
+        } else if (!strcmp(a, "-psq")) {
+            NEED_ARG();
+            cfg.psq_dir = argv[++i];
+        } else if (!strcmp(a, "-sgf")) {
+            NEED_ARG();
+            cfg.sgf_dir = argv[++i];
+        } else if (!strcmp(a, "-results")) {
+            NEED_ARG();
+            cfg.results_path = argv[++i];
+        } else if (!strcmp(a, "-suspend")) {
+            cfg.game.suspend = true;
+        } else if (!strcmp(a, "-reuse")) {
+            cfg.reuse = true;
+        } else if (!strcmp(a, "-begin")) {
+            cfg.game.use_begin = true;
+        } else if (!strcmp(a, "-movecap")) {
+            NEED_ARG();
+            movecap = atoi(argv[++i]);
+        } else if (!strcmp(a, "-first")) {
+            NEED_ARG();
+            pz.first = atoi(argv[++i]);
+        } else if (!strcmp(a, "-limit")) {
+            NEED_ARG();
+            pz.limit = atoi(argv[++i]);
+        } else if (!strcmp(a, "-stderr")) {
+            NEED_ARG();
+            cfg.game.stderr_dir = argv[++i];
+        } else if (!strcmp(a, "-quiet")) {
+            cfg.live = false;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "quinto-manager: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    for (int k = 0; k < cfg.engine_count; k++) {
+        EngineSpec *e = &cfg.engines[k];
+        if (have_each) {
+            if (!e->dir[0])
+                memcpy(e->dir, each.dir, sizeof e->dir);
+            if (e->turn_ms < 0)
+                e->turn_ms = each.turn_ms, e->match_ms = each.match_ms;
+            for (int o = 0; o < each.option_count && e->option_count < ENGINE_MAX_OPTIONS; o++) {
+                memcpy(e->option_key[e->option_count], each.option_key[o], 64);
+                memcpy(e->option_value[e->option_count], each.option_value[o], 256);
+                e->option_count++;
+            }
+        }
+        if (!e->cmd[0]) {
+            fprintf(stderr, "quinto-manager: engine %d has no cmd=\n", k + 1);
+            return 2;
+        }
+        if (!e->name[0])
+            snprintf(e->name, sizeof e->name, "%s", base_name(e->cmd));
+        for (int j = 0; j < k; j++)
+            if (!strcmp(cfg.engines[j].name, e->name))
+                snprintf(e->name + strlen(e->name), sizeof e->name - strlen(e->name), "-%d", k + 1);
+    }
+    if (puzzles) {
+        if (cfg.engine_count != 1 || !openings) {
+            fprintf(stderr, "quinto-manager puzzles: one -engine and a -file are needed\n");
+            return 2;
+        }
+        pz.solver = cfg.engines[0];
+        if (!have_defender)
+            pz.defender = pz.solver;
+        snprintf(pz.defender.name, sizeof pz.defender.name, "defender");
+        pz.file = openings;
+        pz.move_cap = movecap > 0 ? movecap : 80;
+        pz.solver_turn_ms = cfg.game.turn_ms;
+        pz.defender_turn_ms = defender_tc;
+        pz.tolerance_ms = cfg.game.tolerance_ms;
+        pz.concurrency = cfg.concurrency;
+        pz.results_path = cfg.results_path;
+        pz.out = stdout;
+        pz.live = cfg.live;
+        return puzzles_run(&pz);
+    }
+    if (cfg.engine_count < 2) {
+        fprintf(stderr, "quinto-manager: at least two -engine are needed\n");
+        usage(stderr);
+        return 2;
+    }
+    if (movecap > 0)
+        cfg.game.move_cap = movecap;
+    if (openings) {
+        char err[512];
+        if (!openings_load(&cfg.openings, openings, cfg.game.width, cfg.game.height, cfg.game.rule,
+                           err, sizeof err)) {
+            fprintf(stderr, "quinto-manager: %s\n", err);
+            return 2;
+        }
+        for (int k = 0; k < cfg.openings.count; k++) {
+            Record *r = &cfg.openings.list[k];
+            if (r->width != cfg.game.width || r->height != cfg.game.height) {
+                fprintf(stderr, "quinto-manager: opening %d is for %dx%d, the games are %dx%d\n",
+                        k + 1, r->width, r->height, cfg.game.width, cfg.game.height);
+                return 2;
+            }
+        }
+        cfg.have_openings = true;
+    }
+    return tourney_run(&cfg);
+}

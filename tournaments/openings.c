@@ -1,0 +1,138 @@
+/* tournaments/openings.c */
+#include "openings.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool all_numbers(const char *s) {
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s) && *s != ',' && *s != '-' && *s != '+' && *s != ' ' &&
+            *s != '\t')
+            return false;
+    return true;
+}
+
+bool opening_parse_line(const char *line, int width, int height, Rule rule, Record *r, char *err,
+                        size_t errcap) {
+    err[0] = 0;
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s", line);
+    char *hash = strchr(buf, '#');
+    if (hash && (hash == buf || isspace((unsigned char)hash[-1])))
+        *hash = 0;
+    size_t n = strlen(buf);
+    while (n && isspace((unsigned char)buf[n - 1]))
+        buf[--n] = 0;
+    char *p = buf;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!*p)
+        return false;
+    if (isalpha((unsigned char)*p)) /* RULE SIZE moves | claims */
+        return record_parse(line, r, err, errcap);
+    if (!all_numbers(p)) {
+        snprintf(err, errcap, "not an opening line");
+        return false;
+    }
+    memset(r, 0, sizeof *r);
+    r->rule = rule;
+    r->width = width;
+    r->height = height;
+    /* numbers in order; "a,b, c,d" (offsets, commas between pairs too) or "a,b c,d" */
+    long v[2 * RECORD_MAX_MOVES];
+    int k = 0;
+    bool offsets = strstr(p, ", ") != NULL || (strchr(p, ' ') == NULL && strchr(p, ',') &&
+                                                strchr(strchr(p, ',') + 1, ','));
+    for (char *q = p; *q;) {
+        while (*q == ' ' || *q == '\t' || *q == ',')
+            q++;
+        if (!*q)
+            break;
+        char *end;
+        long x = strtol(q, &end, 10);
+        if (end == q || k >= 2 * RECORD_MAX_MOVES) {
+            snprintf(err, errcap, "bad number near '%.10s'", q);
+            return false;
+        }
+        v[k++] = x;
+        q = end;
+    }
+    if (k % 2) {
+        snprintf(err, errcap, "odd count of coordinates");
+        return false;
+    }
+    for (int i = 0; i < k / 2; i++) {
+        long x = v[2 * i], y = v[2 * i + 1];
+        if (offsets)
+            x += width / 2, y += height / 2;
+        if (x < 0 || y < 0 || x >= width || y >= height) {
+            snprintf(err, errcap, "move %ld,%ld off the %dx%d board", x, y, width, height);
+            return false;
+        }
+        for (int j = 0; j < r->count; j++)
+            if (r->x[j] == x && r->y[j] == y) {
+                snprintf(err, errcap, "two stones on %ld,%ld", x, y);
+                return false;
+            }
+        r->x[r->count] = (short)x;
+        r->y[r->count] = (short)y;
+        r->count++;
+    }
+    snprintf(r->expect, sizeof r->expect, "opening");
+    return true;
+}
+
+bool openings_load(Openings *o, const char *path, int width, int height, Rule rule, char *err,
+                   size_t errcap) {
+    memset(o, 0, sizeof *o);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errcap, "cannot open %s", path);
+        return false;
+    }
+    char line[8192], why[256];
+    int cap = 64, lineno = 0;
+    o->list = malloc(sizeof(Record) * (size_t)cap);
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (o->count == cap)
+            o->list = realloc(o->list, sizeof(Record) * (size_t)(cap *= 2));
+        if (opening_parse_line(line, width, height, rule, &o->list[o->count], why, sizeof why))
+            o->count++;
+        else if (why[0]) {
+            snprintf(err, errcap, "%s:%d: %s", path, lineno, why);
+            fclose(f);
+            openings_free(o);
+            return false;
+        }
+    }
+    fclose(f);
+    if (!o->count) {
+        snprintf(err, errcap, "%s: no openings", path);
+        openings_free(o);
+        return false;
+    }
+    return true;
+}
+
+void openings_free(Openings *o) {
+    free(o->list);
+    o->list = NULL;
+    o->count = 0;
+}
+
+void openings_shuffle(Openings *o, uint64_t seed) {
+    for (int i = o->count - 1; i > 0; i--) {
+        seed += 0x9E3779B97F4A7C15ULL;
+        uint64_t z = seed;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        int j = (int)(z % (uint64_t)(i + 1));
+        Record t = o->list[i];
+        o->list[i] = o->list[j];
+        o->list[j] = t;
+    }
+}

@@ -1,0 +1,397 @@
+/* tournaments/tourney.c */
+#include "tourney.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "records.h"
+
+typedef struct {
+    int a, b;          /* engine indices: a plays black when k is even */
+    int k;             /* game number within the pair and round */
+    int opening;       /* index into the openings */
+    int number;        /* game number overall, from 1 */
+} Task;
+
+typedef struct {
+    int w, l, d; /* from a's view */
+} PairStats;
+
+typedef struct {
+    int games, moves;
+    double points;
+    int64_t time_ms, max_ms;
+    int losses[16];   /* by EndReason, as the loser */
+    long peak_kib;
+} EngineStats;
+
+typedef struct {
+    TourneyConfig *cfg;
+    Task *tasks;
+    int task_count, next, done;
+    bool stop;
+    PairStats *pairs; /* engine_count x engine_count */
+    EngineStats eng[MAX_ENGINES];
+    pthread_mutex_t lock;
+    FILE *results;
+    int64_t t0;
+    SprtResult sprt_state;
+    double llr;
+} Run;
+
+static int64_t wall_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static Record empty_opening;
+
+static void progress(Run *r) {
+    TourneyConfig *cfg = r->cfg;
+    PairStats *p = &r->pairs[0 * cfg->engine_count + 1];
+    int n = p->w + p->l + p->d;
+    EloEstimate e = elo_estimate(p->w, p->l, p->d);
+    char elo[64] = "";
+    if (n && cfg->engine_count == 2) {
+        if (isinf(e.margin))
+            snprintf(elo, sizeof elo, "  Elo %+.0f", e.elo);
+        else
+            snprintf(elo, sizeof elo, "  Elo %+.0f +/- %.0f", e.elo, e.margin);
+    }
+    if (cfg->engine_count == 2)
+        fprintf(cfg->out, "%sgames %d/%d  %s %d-%d-%d %s  score %.1f%%%s", cfg->live ? "\r" : "",
+                r->done, r->task_count, cfg->engines[0].name, p->w, p->l, p->d, cfg->engines[1].name,
+                n ? 100.0 * (p->w + 0.5 * p->d) / n : 0.0, elo);
+    else
+        fprintf(cfg->out, "%sgames %d/%d", cfg->live ? "\r" : "", r->done, r->task_count);
+    if (cfg->sprt_on)
+        fprintf(cfg->out, "  LLR %.2f", r->llr);
+    fprintf(cfg->out, cfg->live ? "   " : "\n");
+    fflush(cfg->out);
+}
+
+static void game_done(Run *r, const Task *t, int black, int white, GameResult *res) {
+    TourneyConfig *cfg = r->cfg;
+    const char *bn = cfg->engines[black].name, *wn = cfg->engines[white].name;
+    r->done++;
+    /* pair statistics from a's view */
+    PairStats *p = &r->pairs[t->a * cfg->engine_count + t->b];
+    int a_colour = black == t->a ? BLACK : WHITE;
+    if (res->winner == 0)
+        p->d++;
+    else if (res->winner == a_colour)
+        p->w++;
+    else
+        p->l++;
+    int idx[3] = {0, black, white};
+    for (int c = BLACK; c <= WHITE; c++) {
+        EngineStats *e = &r->eng[idx[c]];
+        e->games++;
+        e->moves += res->replies[c];
+        e->time_ms += res->time_ms[c];
+        if (res->max_ms[c] > e->max_ms)
+            e->max_ms = res->max_ms[c];
+        if (res->peak_kib[c] > e->peak_kib)
+            e->peak_kib = res->peak_kib[c];
+        e->points += res->winner == 0 ? 0.5 : res->winner == c ? 1 : 0;
+        if (res->winner && res->winner != c)
+            e->losses[res->reason]++;
+    }
+    if (r->results)
+        record_results_line(r->results, t->number, t->opening + 1, bn, wn, res);
+    char path[1400];
+    if (cfg->psq_dir) {
+        snprintf(path, sizeof path, "%s/game%04d.psq", cfg->psq_dir, t->number);
+        record_write_psq(path, &cfg->game, bn, wn, res);
+    }
+    if (cfg->sgf_dir) {
+        snprintf(path, sizeof path, "%s/game%04d.sgf", cfg->sgf_dir, t->number);
+        record_write_sgf(path, &cfg->game, bn, wn, res);
+    }
+    if (!cfg->live)
+        fprintf(cfg->out, "game %d: %s vs %s: %s {%s%s%s}\n", t->number, bn, wn,
+                record_result_text(res), end_reason_name(res->reason), res->detail[0] ? " " : "",
+                res->detail);
+    if (cfg->sprt_on && cfg->engine_count == 2) {
+        PairStats *q = &r->pairs[1];
+        r->sprt_state = sprt_test(q->w, q->l, q->d, &cfg->sprt, &r->llr);
+        if (r->sprt_state != SPRT_CONTINUE)
+            r->stop = true;
+    }
+    progress(r);
+}
+
+static void *worker(void *arg) {
+    Run *r = arg;
+    TourneyConfig *cfg = r->cfg;
+    BrainSlot *slots = cfg->reuse ? calloc((size_t)cfg->engine_count, sizeof *slots) : NULL;
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        if (r->stop || r->next >= r->task_count) {
+            pthread_mutex_unlock(&r->lock);
+            break;
+        }
+        Task t = r->tasks[r->next++];
+        pthread_mutex_unlock(&r->lock);
+        int black = t.k % 2 == 0 ? t.a : t.b, white = black == t.a ? t.b : t.a;
+        const Record *op = cfg->have_openings ? &cfg->openings.list[t.opening] : &empty_opening;
+        GameResult res;
+        game_play(&cfg->game, &cfg->engines[black], &cfg->engines[white], op,
+                  slots ? &slots[black] : NULL, slots ? &slots[white] : NULL, &res);
+        pthread_mutex_lock(&r->lock);
+        game_done(r, &t, black, white, &res);
+        pthread_mutex_unlock(&r->lock);
+        game_result_free(&res);
+    }
+    if (slots) {
+        for (int i = 0; i < cfg->engine_count; i++)
+            brain_slot_close(&slots[i]);
+        free(slots);
+    }
+    return NULL;
+}
+
+static void report(Run *r) {
+    TourneyConfig *cfg = r->cfg;
+    FILE *o = cfg->out;
+    int n = cfg->engine_count;
+    if (cfg->live)
+        fprintf(o, "\n");
+    fprintf(o, "\n%s %dx%d, %lld ms a move, %lld ms a game, %d games in %.1f s\n",
+            rule_name(cfg->game.rule), cfg->game.width, cfg->game.height,
+            (long long)cfg->game.turn_ms, (long long)cfg->game.match_ms, r->done,
+            (double)(wall_ms() - r->t0) / 1000.0);
+    /* rating table: each engine's performance against the field */
+    if (n > 2) {
+        fprintf(o, "\nRank  %-20s %6s %6s %6s %7s\n", "Name", "Elo", "+/-", "Games", "Score");
+        int order[MAX_ENGINES];
+        for (int i = 0; i < n; i++)
+            order[i] = i;
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && r->eng[order[j]].points / (r->eng[order[j]].games + 1e-9) >
+                                        r->eng[order[j - 1]].points / (r->eng[order[j - 1]].games + 1e-9);
+                 j--) {
+                int t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+            }
+        for (int k = 0; k < n; k++) {
+            int i = order[k], w = 0, l = 0, d = 0;
+            for (int j = 0; j < n; j++) {
+                PairStats *p = &r->pairs[i * n + j], *q = &r->pairs[j * n + i];
+                w += p->w + q->l, l += p->l + q->w, d += p->d + q->d;
+            }
+            EloEstimate e = elo_estimate(w, l, d);
+            fprintf(o, "%4d  %-20s %+6.0f %6.0f %6d %6.1f%%\n", k + 1, cfg->engines[i].name, e.elo,
+                    isinf(e.margin) ? 0.0 : e.margin, w + l + d, 100 * e.score);
+        }
+    }
+    fprintf(o, "\n");
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            PairStats *p = &r->pairs[i * n + j];
+            int g = p->w + p->l + p->d;
+            if (!g)
+                continue;
+            EloEstimate e = elo_estimate(p->w, p->l, p->d);
+            fprintf(o, "%s vs %s: %d-%d-%d (W-L-D)  score %.1f%%  Elo %+.1f", cfg->engines[i].name,
+                    cfg->engines[j].name, p->w, p->l, p->d, 100 * e.score, e.elo);
+            if (isinf(e.margin))
+                fprintf(o, " (interval unbounded)");
+            else
+                fprintf(o, " +/- %.1f", e.margin);
+            fprintf(o, "  LOS %.1f%%\n", 100 * e.los);
+        }
+    fprintf(o, "\n%-20s %6s %7s %7s %6s %6s %6s %6s %6s %6s %9s\n", "Engine", "moves", "avg ms",
+            "max ms", "time", "crash", "illeg", "forbid", "error", "badrep", "peak MiB");
+    for (int i = 0; i < n; i++) {
+        EngineStats *e = &r->eng[i];
+        fprintf(o, "%-20s %6d %7.0f %7lld %6d %6d %6d %6d %6d %6d %9.1f\n", cfg->engines[i].name,
+                e->moves, e->moves ? (double)e->time_ms / e->moves : 0.0, (long long)e->max_ms,
+                e->losses[END_TIME], e->losses[END_CRASH] + e->losses[END_START],
+                e->losses[END_ILLEGAL], e->losses[END_FORBIDDEN], e->losses[END_ERROR],
+                e->losses[END_BAD_REPLY] + e->losses[END_MEMORY], e->peak_kib / 1024.0);
+    }
+    if (cfg->sprt_on) {
+        double lo, hi;
+        sprt_bounds(&cfg->sprt, &lo, &hi);
+        fprintf(o, "\nSPRT elo0 %.1f elo1 %.1f alpha %.3f beta %.3f: LLR %.3f [%.3f, %.3f] %s\n",
+                cfg->sprt.elo0, cfg->sprt.elo1, cfg->sprt.alpha, cfg->sprt.beta, r->llr, lo, hi,
+                r->sprt_state == SPRT_ACCEPT_H1   ? "H1 accepted"
+                : r->sprt_state == SPRT_ACCEPT_H0 ? "H0 accepted"
+                                                  : "no decision");
+    }
+    fflush(o);
+}
+
+int tourney_run(TourneyConfig *cfg) {
+    int n = cfg->engine_count;
+    if (n < 2)
+        return 1;
+    Run r;
+    memset(&r, 0, sizeof r);
+    r.cfg = cfg;
+    pthread_mutex_init(&r.lock, NULL);
+    r.pairs = calloc((size_t)(n * n), sizeof *r.pairs);
+    int nop = cfg->have_openings ? cfg->openings.count : 1;
+    if (cfg->have_openings && cfg->random_order)
+        openings_shuffle(&cfg->openings, cfg->seed);
+    int per_pair = cfg->games > 0 ? cfg->games : 2 * nop;
+    int rounds = cfg->rounds > 0 ? cfg->rounds : 1;
+    int pairs = cfg->mode == MODE_GAUNTLET ? n - 1 : n * (n - 1) / 2;
+    r.task_count = pairs * per_pair * rounds;
+    r.tasks = calloc((size_t)r.task_count, sizeof *r.tasks);
+    int t = 0;
+    for (int round = 0; round < rounds; round++)
+        for (int k = 0; k < per_pair; k++)
+            for (int a = 0; a < n; a++)
+                for (int b = a + 1; b < n; b++) {
+                    if (cfg->mode == MODE_GAUNTLET && a != 0)
+                        continue;
+                    Task *x = &r.tasks[t++];
+                    x->a = a;
+                    x->b = b;
+                    x->k = k;
+                    x->opening = (round * ((per_pair + 1) / 2) + k / 2) % nop;
+                    x->number = t;
+                }
+    if (cfg->results_path) {
+        r.results = fopen(cfg->results_path, "w");
+        if (r.results)
+            record_results_header(r.results);
+    }
+    if (cfg->psq_dir)
+        mkdir(cfg->psq_dir, 0755);
+    if (cfg->sgf_dir)
+        mkdir(cfg->sgf_dir, 0755);
+    r.t0 = wall_ms();
+    int conc = cfg->concurrency > 0 ? cfg->concurrency : 1;
+    pthread_t th[64];
+    int started = 0;
+    for (int i = 0; i < conc && i < 64; i++)
+        if (pthread_create(&th[i], NULL, worker, &r) == 0)
+            started++;
+    if (!started)
+        worker(&r);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    report(&r);
+    if (r.results)
+        fclose(r.results);
+    free(r.tasks);
+    free(r.pairs);
+    return r.done ? 0 : 1;
+}
+
+/* ---- puzzles ---- */
+
+typedef struct {
+    PuzzleConfig *cfg;
+    Record *recs;
+    int count, next, done, solved, defender_failed;
+    int64_t time_ms;
+    pthread_mutex_t lock;
+    FILE *results;
+} PuzzleRun;
+
+static void *puzzle_worker(void *arg) {
+    PuzzleRun *pr = arg;
+    PuzzleConfig *cfg = pr->cfg;
+    for (;;) {
+        pthread_mutex_lock(&pr->lock);
+        if (pr->next >= pr->count) {
+            pthread_mutex_unlock(&pr->lock);
+            break;
+        }
+        int i = pr->next++;
+        pthread_mutex_unlock(&pr->lock);
+        const Record *rec = &pr->recs[i];
+        int solver = rec->count % 2 == 0 ? BLACK : WHITE;
+        GameConfig g = {0};
+        g.rule = rec->rule;
+        g.width = rec->width;
+        g.height = rec->height;
+        g.tolerance_ms = cfg->tolerance_ms;
+        g.start_timeout_ms = 30000;
+        int stones = 0;
+        for (int k = 0; k < rec->count; k++)
+            stones += rec->x[k] >= 0;
+        g.move_cap = stones + 2 * cfg->move_cap;
+        EngineSpec s = cfg->solver, d = cfg->defender;
+        s.turn_ms = cfg->solver_turn_ms;
+        d.turn_ms = cfg->defender_turn_ms;
+        s.match_ms = d.match_ms = 0;
+        GameResult res;
+        int64_t t0 = wall_ms();
+        game_play(&g, solver == BLACK ? &s : &d, solver == BLACK ? &d : &s, rec, NULL, NULL, &res);
+        int64_t spent = wall_ms() - t0;
+        bool ok = res.winner == solver && res.reason == END_FIVE;
+        bool dfail = res.winner == solver && !ok;
+        pthread_mutex_lock(&pr->lock);
+        pr->done++;
+        pr->solved += ok;
+        pr->defender_failed += dfail;
+        pr->time_ms += spent;
+        if (pr->results)
+            fprintf(pr->results, "%d\t%s\t%s\t%s\t%s\t%d\t%lld\t%s\n", cfg->first + i + 1,
+                    ok ? "solved" : "failed", solver == BLACK ? "black" : "white",
+                    end_reason_name(res.reason), res.detail[0] ? res.detail : "-",
+                    res.moves->count - res.opening_stones, (long long)spent, rec->source);
+        fprintf(cfg->out, "%spuzzles %d/%d  solved %d (%.1f%%)%s", cfg->live ? "\r" : "", pr->done,
+                pr->count, pr->solved, 100.0 * pr->solved / pr->done, cfg->live ? "   " : "\n");
+        fflush(cfg->out);
+        pthread_mutex_unlock(&pr->lock);
+        game_result_free(&res);
+    }
+    return NULL;
+}
+
+int puzzles_run(PuzzleConfig *cfg) {
+    Openings all;
+    char err[512];
+    if (!openings_load(&all, cfg->file, 15, 15, RULE_FREESTYLE, err, sizeof err)) {
+        fprintf(stderr, "puzzles: %s\n", err);
+        return 1;
+    }
+    PuzzleRun pr;
+    memset(&pr, 0, sizeof pr);
+    pr.cfg = cfg;
+    int first = cfg->first < all.count ? cfg->first : all.count;
+    int count = all.count - first;
+    if (cfg->limit > 0 && cfg->limit < count)
+        count = cfg->limit;
+    pr.recs = all.list + first;
+    pr.count = count;
+    pthread_mutex_init(&pr.lock, NULL);
+    if (cfg->results_path)
+        pr.results = fopen(cfg->results_path, "w");
+    int64_t t0 = wall_ms();
+    int conc = cfg->concurrency > 0 ? cfg->concurrency : 1;
+    pthread_t th[64];
+    int started = 0;
+    for (int i = 0; i < conc && i < 64; i++)
+        if (pthread_create(&th[i], NULL, puzzle_worker, &pr) == 0)
+            started++;
+    if (!started)
+        puzzle_worker(&pr);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    if (cfg->live)
+        fprintf(cfg->out, "\n");
+    fprintf(cfg->out,
+            "\n%s: %d of %d solved (%.1f%%) within %d moves, %lld ms a move against %lld ms; "
+            "%d won otherwise (defender failed); %.1f s a puzzle, %.0f s in all\n",
+            cfg->file, pr.solved, pr.done, pr.done ? 100.0 * pr.solved / pr.done : 0.0,
+            cfg->move_cap, (long long)cfg->solver_turn_ms, (long long)cfg->defender_turn_ms,
+            pr.defender_failed, pr.done ? (double)pr.time_ms / pr.done / 1000.0 : 0.0,
+            (double)(wall_ms() - t0) / 1000.0);
+    if (pr.results)
+        fclose(pr.results);
+    openings_free(&all);
+    return pr.done ? 0 : 1;
+}
