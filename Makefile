@@ -67,8 +67,13 @@ check-deps:
 	@pkg-config --exists check || { echo "Check is missing: apt-get install -y check pkg-config"; exit 1; }
 	@test -d $(SHARED)/testdata || { echo "shared testdata not found at $(SHARED) (set SHARED=...)"; exit 1; }
 
-test: check-deps all $(BUILD)/quinto-tests
+$(BUILD)/fakebrain: tests/fakebrain.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+test: check-deps all $(BUILD)/quinto-tests $(BUILD)/fakebrain
 	QUINTO_TESTDATA=$(SHARED)/testdata QUINTO_BRAIN=$(abspath $(TOP)pbrain-quinto) \
+	  QUINTO_FAKE=$(abspath $(BUILD)/fakebrain) \
 	  QUINTO_MANAGER=$(abspath $(TOP)quinto-manager) QUINTO_TESTS=$(abspath tests) \
 	  ./$(BUILD)/quinto-tests
 

@@ -866,6 +866,23 @@ static Move opening_move(const Board *b) {
     return MOVE_NONE;
 }
 
+/* The best-scored legal candidate (or any legal empty cell). */
+static Move legal_fallback(Pos *p) {
+    Board *b = &p->b;
+    Move best = MOVE_NONE;
+    int best_score = INT_MIN;
+    for (int i = 0; i < b->cand_count; i++) {
+        Move c = b->cand[i];
+        int sc = eval_move_score(p, c, b->side);
+        if (sc > best_score && move_legal(p, c, b->side))
+            best = c, best_score = sc;
+    }
+    for (int m = 0; best == MOVE_NONE && m < b->cell_count; m++)
+        if (b->cell[m] == EMPTY && move_legal(p, (Move)m, b->side))
+            best = (Move)m;
+    return best;
+}
+
 static Move finish(Engine *e, SearchThread *t, Move m, int32_t score, const char *source,
                    SearchInfo *result) {
     t->done_move = m;
@@ -911,8 +928,12 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
         return finish(e, main_t, m, VALUE_MATE - 1, "forced", result);
     Move of[2];
     int nof = find_fives(mp, o, of, 2);
-    if (nof >= 1 && (nof >= 2 || !move_legal(mp, of[0], s)))
-        return finish(e, main_t, of[0], -(VALUE_MATE - 2), "forced", result);
+    if (nof >= 1 && (nof >= 2 || !move_legal(mp, of[0], s))) {
+        /* lost: block one five if that is legal, else any legal move (renju
+         * black never plays a forbidden point, even when it is the only block) */
+        Move m2 = move_legal(mp, of[0], s) ? of[0] : legal_fallback(mp);
+        return finish(e, main_t, m2, -(VALUE_MATE - 2), "forced", result);
+    }
     if (nof == 0 && pos_count(mp, s, P4_FLEX4)) {
         Move f = pos_find_p4(mp, s, P4_FLEX4);
         return finish(e, main_t, f, VALUE_MATE - 3, "forced", result);

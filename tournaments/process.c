@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,8 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
+static void ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+
 bool child_spawn(Child *c, const char *command, const char *dir, const char *stderr_path, char *err,
                  size_t errcap) {
+    /* a write to a brain that died must fail with EPIPE, not kill us */
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, ignore_sigpipe);
     memset(c, 0, sizeof *c);
     int in[2], out[2], status_pipe[2];
     if (pipe(in) || pipe(out) || pipe(status_pipe)) {

@@ -17,7 +17,8 @@ typedef struct {
     bool crlf;       /* end lines sent with CR LF (as GomocupJudge and Piskvork do) */
 } Child;
 
-/* Start `command` (run by /bin/sh -c "exec ...") in directory dir (NULL: the
+/* Start `command`; the first call sets SIGPIPE to be ignored process-wide (a
+ * write to a dead brain then fails with EPIPE). Start (run by /bin/sh -c "exec ...") in directory dir (NULL: the
  * current one), with stdin/stdout on pipes and stderr to stderr_path (NULL:
  * /dev/null). The child gets its own process group. */
 bool child_spawn(Child *c, const char *command, const char *dir, const char *stderr_path, char *err,

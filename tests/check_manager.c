@@ -1,0 +1,330 @@
+/* tests/check_manager.c — the manager: its judging of misbehaving brains,
+ * clocks, records, statistics and opening files. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../tournaments/game.h"
+#include "../tournaments/openings.h"
+#include "../tournaments/records.h"
+#include "../tournaments/stats.h"
+#include "testutil.h"
+
+static void fake(EngineSpec *e, const char *mode) {
+    memset(e, 0, sizeof *e);
+    const char *f = getenv("QUINTO_FAKE");
+    snprintf(e->cmd, sizeof e->cmd, "%s %s", f ? f : "./fakebrain", mode);
+    snprintf(e->name, sizeof e->name, "%.40s", mode);
+    e->turn_ms = e->match_ms = -1;
+}
+
+static GameConfig config(Rule rule, int size, int turn_ms) {
+    GameConfig g = {0};
+    g.rule = rule;
+    g.width = g.height = size;
+    g.turn_ms = turn_ms;
+    g.tolerance_ms = 200;
+    g.start_timeout_ms = 2000;
+    return g;
+}
+
+static Record no_opening;
+
+/* Play black `b` against white `w` and return the result (moves freed). */
+static GameResult play(const GameConfig *g, const char *b, const char *w, const Record *op) {
+    EngineSpec eb, ew;
+    fake(&eb, b);
+    fake(&ew, w);
+    GameResult r;
+    game_play(g, &eb, &ew, op ? op : &no_opening, NULL, NULL, &r);
+    return r;
+}
+
+START_TEST(test_good_game_to_five) {
+    /* two first-empty-cell players on 5x5: black fills column 0 at stone 21 */
+    GameConfig g = config(RULE_FREESTYLE, 5, 1000);
+    GameResult r = play(&g, "good", "good", NULL);
+    ck_assert_int_eq(r.winner, BLACK);
+    ck_assert_int_eq(r.reason, END_FIVE);
+    ck_assert_int_eq(r.moves->count, 21);
+    ck_assert_str_eq(r.detail, "0,4");
+    ck_assert_int_eq(r.replies[BLACK], 11);
+    ck_assert_int_eq(r.replies[WHITE], 10);
+    game_result_free(&r);
+    /* under standard the same game has no five (the column is exact five
+     * already); use 6x6: row-major fill gives black whole columns 0,2,4 */
+    g = config(RULE_STANDARD, 6, 1000);
+    r = play(&g, "good", "good", NULL);
+    ck_assert_int_eq(r.reason, END_FIVE);
+    game_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_each_failure_judged) {
+    static const struct {
+        const char *mode;
+        EndReason reason;
+    } cases[] = {
+        {"timeout", END_TIME},   {"crash", END_CRASH},      {"offboard", END_ILLEGAL},
+        {"occupied", END_ILLEGAL}, {"garbage", END_BAD_REPLY}, {"error", END_ERROR},
+        {"nostart", END_START},
+    };
+    GameConfig g = config(RULE_FREESTYLE, 15, 300);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        /* the misbehaving brain plays white, so it has a last move to copy */
+        GameResult r = play(&g, "good", cases[i].mode, NULL);
+        ck_assert_msg(r.winner == BLACK && r.reason == cases[i].reason,
+                      "%s: winner %d reason %s (%s)", cases[i].mode, r.winner,
+                      end_reason_name(r.reason), r.detail);
+        game_result_free(&r);
+    }
+}
+END_TEST
+
+START_TEST(test_clock_and_tolerance) {
+    /* 600 ms late with a 300 ms turn: within 300 + 1000 tolerance */
+    GameConfig g = config(RULE_FREESTYLE, 5, 300);
+    g.tolerance_ms = 1000;
+    g.move_cap = 6;
+    GameResult r = play(&g, "slow", "good", NULL);
+    ck_assert_int_eq(r.reason, END_MOVE_CAP);
+    ck_assert_int_eq(r.winner, 0);
+    ck_assert_int_ge(r.max_ms[BLACK], 550);
+    game_result_free(&r);
+    /* the same with 200 ms tolerance: lost on time */
+    g.tolerance_ms = 200;
+    r = play(&g, "slow", "good", NULL);
+    ck_assert_int_eq(r.reason, END_TIME);
+    ck_assert_int_eq(r.winner, WHITE);
+    game_result_free(&r);
+    /* match clock: 1000 ms for the game, 600 ms a move: the second move
+     * has only 400 ms + tolerance 100 left */
+    g = config(RULE_FREESTYLE, 15, 0);
+    g.match_ms = 1000;
+    g.tolerance_ms = 100;
+    r = play(&g, "slow", "good", NULL);
+    ck_assert_int_eq(r.reason, END_TIME);
+    ck_assert_int_eq(r.winner, WHITE);
+    ck_assert_int_eq(r.replies[BLACK], 1);
+    game_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_forbidden_and_memory) {
+    /* renju: black to move with 8,6 forbidden (testdata double three) */
+    Record op;
+    char err[128];
+    ck_assert(record_parse("renju 15 7,7 7,6 6,8 6,6 9,7 6,7 10,8 5,6 | x", &op, err, sizeof err));
+    GameConfig g = config(RULE_RENJU, 15, 1000);
+    GameResult r = play(&g, "fixed 8,6", "good", &op);
+    ck_assert_int_eq(r.winner, WHITE);
+    ck_assert_int_eq(r.reason, END_FORBIDDEN);
+    ck_assert_str_eq(r.detail, "8,6");
+    game_result_free(&r);
+    /* the same move is fine under freestyle */
+    g = config(RULE_FREESTYLE, 15, 1000);
+    g.move_cap = 10;
+    r = play(&g, "fixed 8,6", "good", &op);
+    ck_assert_int_eq(r.reason, END_MOVE_CAP);
+    game_result_free(&r);
+    /* over the memory limit */
+    g = config(RULE_FREESTYLE, 15, 2000);
+    g.max_memory = 50u << 20;
+    r = play(&g, "memory", "good", NULL);
+    ck_assert_int_eq(r.winner, WHITE);
+    ck_assert_int_eq(r.reason, END_MEMORY);
+    ck_assert_int_gt(r.peak_kib[BLACK], 100 * 1024);
+    game_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_suspend_and_reuse) {
+    GameConfig g = config(RULE_FREESTYLE, 5, 1000);
+    g.suspend = true;
+    EngineSpec eb, ew;
+    fake(&eb, "good");
+    fake(&ew, "good");
+    BrainSlot sb = {0}, sw = {0};
+    for (int i = 0; i < 3; i++) {
+        GameResult r;
+        game_play(&g, &eb, &ew, &no_opening, &sb, &sw, &r);
+        ck_assert_int_eq(r.reason, END_FIVE);
+        ck_assert(sb.live && sw.live); /* kept for the next game */
+        game_result_free(&r);
+    }
+    pid_t pid = sb.child.pid;
+    brain_slot_close(&sb);
+    brain_slot_close(&sw);
+    ck_assert(!sb.live);
+    ck_assert_int_ne(pid, 0);
+}
+END_TEST
+
+START_TEST(test_records) {
+    GameConfig g = config(RULE_FREESTYLE, 5, 1000);
+    GameResult r = play(&g, "good", "good", NULL);
+    char path[] = "/tmp/quinto-test-XXXXXX";
+    ck_assert(mkdtemp(path));
+    char psq[128], sgf[128];
+    snprintf(psq, sizeof psq, "%s/g.psq", path);
+    snprintf(sgf, sizeof sgf, "%s/g.sgf", path);
+    ck_assert(record_write_psq(psq, &g, "alpha", "beta", &r));
+    ck_assert(record_write_sgf(sgf, &g, "alpha", "beta", &r));
+    FILE *f = fopen(psq, "r");
+    char line[256];
+    ck_assert(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "Piskvorky 5x5, 11:11, 0\n");
+    ck_assert(fgets(line, sizeof line, f));
+    ck_assert(!strncmp(line, "1,1,", 4)); /* 1-based: the first move was 0,0 */
+    int lines = 2;
+    while (fgets(line, sizeof line, f))
+        lines++;
+    fclose(f);
+    ck_assert_int_eq(lines, 1 + 21 + 3); /* header, moves, two names, -1 */
+    f = fopen(sgf, "r");
+    ck_assert(fgets(line, sizeof line, f));
+    fclose(f);
+    ck_assert(strstr(line, "GM[4]") && strstr(line, "SZ[5]") && strstr(line, "RE[B+]"));
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", path);
+    ck_assert_int_eq(system(cmd), 0);
+    game_result_free(&r);
+}
+END_TEST
+
+/* Values computed independently (Python's math module, same definitions). */
+START_TEST(test_statistics) {
+    EloEstimate e = elo_estimate(30, 20, 50);
+    ck_assert_double_eq_tol(e.elo, 34.8601, 1e-3);
+    ck_assert_double_eq_tol(e.margin, 48.4702, 1e-3);
+    ck_assert_double_eq_tol(e.los, 0.921350, 1e-5);
+    e = elo_estimate(12, 18, 10);
+    ck_assert_double_eq_tol(e.elo, -52.5116, 1e-3);
+    ck_assert_double_eq_tol(e.margin, 96.5251, 1e-3);
+    ck_assert_double_eq_tol(e.los, 0.136661, 1e-5);
+    e = elo_estimate(100, 80, 20);
+    ck_assert_double_eq_tol(e.margin, 46.1625, 1e-3);
+    ck_assert_double_eq_tol(e.los, 0.931981, 1e-5);
+    e = elo_estimate(0, 0, 7);
+    ck_assert_double_eq_tol(e.elo, 0, 1e-9);
+    ck_assert(isinf(e.margin));
+    SprtParams p = {0, 10, 0.05, 0.05};
+    ck_assert_double_eq_tol(sprt_llr(30, 20, 50, &p), 0.502746, 1e-5);
+    double lo, hi;
+    sprt_bounds(&p, &lo, &hi);
+    ck_assert_double_eq_tol(lo, -2.944439, 1e-5);
+    ck_assert_double_eq_tol(hi, 2.944439, 1e-5);
+    double llr;
+    ck_assert_int_eq(sprt_test(30, 20, 50, &p, &llr), SPRT_CONTINUE);
+    ck_assert_int_eq(sprt_test(100, 160, 40, &p, &llr), SPRT_CONTINUE);
+    ck_assert_double_eq_tol(llr, -2.238698, 1e-5);
+    SprtParams p5 = {0, 5, 0.05, 0.05};
+    ck_assert_double_eq_tol(sprt_llr(600, 500, 900, &p5), 2.250118, 1e-5);
+    /* a long one-sided run decides */
+    ck_assert_int_eq(sprt_test(300, 150, 50, &p, &llr), SPRT_ACCEPT_H1);
+    ck_assert_int_eq(sprt_test(150, 300, 50, &p, &llr), SPRT_ACCEPT_H0);
+}
+END_TEST
+
+START_TEST(test_openings_files) {
+    const char *files[] = {"openings/openings_cgomokucli_offset_freestyle_20x20_f20.txt",
+                           "openings/openings_cgomokucli_pos_freestyle_20x20_f20.txt",
+                           "openings/openings_gomocupjudge_openings_20_f20.txt",
+                           "openings/openings_piskvork_openings_f15.txt",
+                           "openings/openings_piskvork_openings_f20.txt"};
+    int expect[] = {4, 4, 6, 40, 41};
+    for (int i = 0; i < 5; i++) {
+        char path[512], err[256];
+        Openings o;
+        ck_assert_msg(openings_load(&o, testdata_path(files[i], path, sizeof path), 15, 15,
+                                    RULE_FREESTYLE, err, sizeof err),
+                      "%s", err);
+        ck_assert_int_eq(o.count, expect[i]);
+        static Board b;
+        for (int k = 0; k < o.count; k++)
+            ck_assert_msg(record_setup(&o.list[k], &b), "%s opening %d", files[i], k + 1);
+        openings_free(&o);
+    }
+    /* Gomocup offsets from the centre, and plain moves */
+    Record r;
+    char err[128];
+    ck_assert(opening_parse_line("0,0, 1,0, -1,2", 15, 15, RULE_FREESTYLE, &r, err, sizeof err));
+    ck_assert_int_eq(r.count, 3);
+    ck_assert(r.x[0] == 7 && r.y[0] == 7 && r.x[1] == 8 && r.y[1] == 7 && r.x[2] == 6 && r.y[2] == 9);
+    ck_assert(opening_parse_line("3,4 5,6", 20, 20, RULE_FREESTYLE, &r, err, sizeof err));
+    ck_assert(r.count == 2 && r.x[1] == 5 && r.y[1] == 6);
+    ck_assert(!opening_parse_line("3,4 3,4", 20, 20, RULE_FREESTYLE, &r, err, sizeof err));
+    ck_assert(err[0]);
+    ck_assert(!opening_parse_line("30,4", 20, 20, RULE_FREESTYLE, &r, err, sizeof err));
+    ck_assert(!opening_parse_line("  # comment", 20, 20, RULE_FREESTYLE, &r, err, sizeof err));
+    ck_assert(!err[0]);
+    /* the seeded shuffle is a permutation and repeatable */
+    Openings a, b2;
+    char path[512];
+    testdata_path(files[3], path, sizeof path);
+    ck_assert(openings_load(&a, path, 15, 15, RULE_FREESTYLE, err, sizeof err));
+    ck_assert(openings_load(&b2, path, 15, 15, RULE_FREESTYLE, err, sizeof err));
+    openings_shuffle(&a, 7);
+    openings_shuffle(&b2, 7);
+    int moved = 0;
+    for (int k = 0; k < a.count; k++) {
+        ck_assert(!strcmp(a.list[k].source, b2.list[k].source));
+        moved += strstr(a.list[k].source, ":") && atoi(strchr(a.list[k].source, ':') + 1) != k + 1;
+    }
+    ck_assert_int_gt(moved, 20);
+    openings_free(&a);
+    openings_free(&b2);
+}
+END_TEST
+
+/* The manager binary end to end: a short match and its report. */
+START_TEST(test_manager_binary) {
+    const char *mgr = getenv("QUINTO_MANAGER"), *fk = getenv("QUINTO_FAKE");
+    ck_assert(mgr && fk);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "%s -engine cmd='%s good' name=first -engine cmd='%s crash' name=second -size 5 "
+             "-tc 500 -games 4 -j 2 -quiet -results /tmp/quinto-mgr-test.tsv > "
+             "/tmp/quinto-mgr-test.out 2>&1",
+             mgr, fk, fk);
+    ck_assert_int_eq(system(cmd), 0);
+    FILE *f = fopen("/tmp/quinto-mgr-test.out", "r");
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    ck_assert_msg(strstr(buf, "first vs second: 4-0-0"), "%s", buf);
+    ck_assert_msg(strstr(buf, "4 games"), "%s", buf);
+    f = fopen("/tmp/quinto-mgr-test.tsv", "r");
+    int lines = 0, crashes = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        lines++;
+        crashes += strstr(buf, "\tcrash\t") != NULL;
+    }
+    fclose(f);
+    ck_assert_int_eq(lines, 5);
+    ck_assert_int_eq(crashes, 4);
+    /* bad arguments: a clear message and exit status 2 */
+    snprintf(cmd, sizeof cmd, "%s -engine cmd=x -size 3 > /dev/null 2>&1", mgr);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+}
+END_TEST
+
+Suite *suite_manager(void) {
+    Suite *s = suite_create("manager");
+    TCase *tc = tcase_create("judge");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_good_game_to_five);
+    tcase_add_test(tc, test_each_failure_judged);
+    tcase_add_test(tc, test_clock_and_tolerance);
+    tcase_add_test(tc, test_forbidden_and_memory);
+    tcase_add_test(tc, test_suspend_and_reuse);
+    tcase_add_test(tc, test_records);
+    tcase_add_test(tc, test_statistics);
+    tcase_add_test(tc, test_openings_files);
+    tcase_add_test(tc, test_manager_binary);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,121 @@
+/* tests/fakebrain.c — a misbehaving brain for the manager's tests.
+ * usage: fakebrain MODE [x,y]
+ *   good      plays the first empty cell in row order
+ *   timeout   never answers a move request
+ *   crash     exits when asked for a move
+ *   offboard  answers 99,99
+ *   occupied  answers the opponent's last move
+ *   garbage   answers "hello world"
+ *   error     answers "ERROR cannot think"
+ *   fixed     plays x,y first, then like good
+ *   memory    touches 120 MiB, then plays like good
+ *   nostart   never answers START
+ *   slow      like good, 600 ms late every move */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int w = 15, h = 15, lastx = -1, lasty = -1;
+static char cell[128][128];
+static const char *mode;
+static int fx = -1, fy = -1;
+
+static void chomp(char *s) {
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = 0;
+}
+
+static void move(void) {
+    if (!strcmp(mode, "timeout")) {
+        sleep(30);
+        return;
+    }
+    if (!strcmp(mode, "crash"))
+        exit(3);
+    if (!strcmp(mode, "offboard")) {
+        printf("99,99\n");
+        return;
+    }
+    if (!strcmp(mode, "occupied") && lastx >= 0) {
+        printf("%d,%d\n", lastx, lasty);
+        return;
+    }
+    if (!strcmp(mode, "garbage")) {
+        printf("hello world\n");
+        return;
+    }
+    if (!strcmp(mode, "error")) {
+        printf("ERROR cannot think\n");
+        return;
+    }
+    if (!strcmp(mode, "memory")) {
+        size_t n = 120u << 20;
+        char *p = malloc(n);
+        if (p)
+            memset(p, 1, n);
+    }
+    if (!strcmp(mode, "slow"))
+        usleep(600000);
+    if (!strcmp(mode, "fixed") && fx >= 0 && !cell[fx][fy]) {
+        cell[fx][fy] = 1;
+        printf("%d,%d\n", fx, fy);
+        fx = -1;
+        return;
+    }
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if (!cell[x][y]) {
+                cell[x][y] = 1;
+                printf("MESSAGE playing %d,%d\n%d,%d\n", x, y, x, y);
+                return;
+            }
+}
+
+int main(int argc, char **argv) {
+    mode = argc > 1 ? argv[1] : "good";
+    if (argc > 2)
+        sscanf(argv[2], "%d,%d", &fx, &fy);
+    setvbuf(stdout, NULL, _IONBF, 0);
+    char line[1024];
+    while (fgets(line, sizeof line, stdin)) {
+        chomp(line);
+        int a, b, c;
+        if (!strncmp(line, "START", 5)) {
+            if (!strcmp(mode, "nostart"))
+                continue;
+            w = h = atoi(line + 6);
+            memset(cell, 0, sizeof cell);
+            printf("OK\n");
+        } else if (!strncmp(line, "RECTSTART", 9)) {
+            sscanf(line + 10, "%d,%d", &w, &h);
+            memset(cell, 0, sizeof cell);
+            printf("OK\n");
+        } else if (!strncmp(line, "BEGIN", 5)) {
+            move();
+        } else if (sscanf(line, "TURN %d,%d", &a, &b) == 2) {
+            cell[a][b] = 2;
+            lastx = a, lasty = b;
+            move();
+        } else if (!strncmp(line, "BOARD", 5)) {
+            memset(cell, 0, sizeof cell);
+            while (fgets(line, sizeof line, stdin)) {
+                chomp(line);
+                if (!strncmp(line, "DONE", 4))
+                    break;
+                if (sscanf(line, "%d,%d,%d", &a, &b, &c) == 3) {
+                    cell[a][b] = (char)c;
+                    if (c == 2)
+                        lastx = a, lasty = b;
+                }
+            }
+            move();
+        } else if (!strncmp(line, "END", 3)) {
+            return 0;
+        } else if (!strncmp(line, "ABOUT", 5)) {
+            printf("name=\"fake\"\n");
+        }
+    }
+    return 0;
+}
