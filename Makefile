@@ -41,7 +41,7 @@ HAVE_MGR := $(wildcard tournaments/main.c)
 PROGRAMS := pbrain-quinto $(if $(HAVE_MGR),quinto-manager)
 TOP      := $(if $(filter build/release,$(BUILD)),,$(BUILD)/)
 
-.PHONY: all test sanitize debug bench clean check-deps
+.PHONY: all test sanitize debug bench clean check-deps play watch match
 all: $(addprefix $(TOP),$(PROGRAMS))
 
 $(TOP)pbrain-quinto: $(BUILD)/protocol/main.o $(LIB_OBJ)
@@ -84,7 +84,23 @@ debug:
 	$(MAKE) all DEBUG=1
 
 bench: all
+	./pbrain-quinto speed
 	./pbrain-quinto bench
+
+# A person (black) against the brain, 15x15 freestyle, in the terminal.
+play: all
+	./quinto-manager play -rule freestyle -size 15 -human black
+
+# Two brains playing each other, to watch.
+watch: all
+	./quinto-manager watch -rule freestyle -size 15 -tc 1000 -delay 300
+
+# A short demonstration match: the brain against itself from Piskvork openings.
+match: all
+	./quinto-manager match -engine cmd=$(abspath pbrain-quinto) name=Quinto-A \
+	  -engine cmd=$(abspath pbrain-quinto) name=Quinto-B -rule freestyle -size 15 \
+	  -tc 200/10000 -openings $(SHARED)/testdata/openings/openings_piskvork_openings_f15.txt \
+	  -games 8 -concurrency 2
 
 clean:
 	rm -rf build pbrain-quinto quinto-manager

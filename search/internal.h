@@ -46,6 +46,7 @@ typedef struct SearchThread {
     uint64_t vcf_fail[VCF_CACHE]; /* keys of positions proven to have no VCF (per depth) */
     uint64_t threat_nodes;        /* nodes of the VCF/VCT solvers */
     uint64_t threat_budget;
+    int64_t threat_deadline_ns;   /* the solvers give up here (monotonic ns) */
     /* results of the last completed iteration */
     int done_depth;
     int32_t done_score;
@@ -90,6 +91,9 @@ bool vcf_solve(SearchThread *t, int depth, Move *first);
 bool vct_solve(SearchThread *t, int depth, Move *first);
 
 uint64_t rng_next(uint64_t *s);
+
+/* Main thread: stop the engine when its hard deadline or node cap is reached. */
+void search_check_time(SearchThread *t);
 
 /* Defences against the opponent's open-four points plus our own fours, into
  * t->scratch; returns the count. */

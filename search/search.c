@@ -85,7 +85,7 @@ static inline int32_t value_from_tt(int32_t v, int ply) {
 
 /* ---- time ---- */
 
-static void check_time(SearchThread *t) {
+void search_check_time(SearchThread *t) {
     Engine *e = t->eng;
     if (e->hard_limit && now_ns() >= e->hard_ns)
         atomic_store(&e->stop, true);
@@ -99,8 +99,10 @@ static void check_time(SearchThread *t) {
 }
 
 static inline bool should_abort(SearchThread *t) {
+    if (t->done_depth == 0 && t->id == 0)
+        return false; /* depth 1 always completes: there is always a searched move */
     if (t->id == 0 && (t->nodes & 1023) == 0)
-        check_time(t);
+        search_check_time(t);
     if (atomic_load_explicit(&t->eng->stop, memory_order_relaxed))
         t->aborted = true;
     return t->aborted;
@@ -511,8 +513,11 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
     int32_t best = -VALUE_INF;
     *first_done = false;
     t->pv_len[0] = 0;
-    for (int i = 0; i < t->root_count; i++)
+    for (int i = 0; i < t->root_count; i++) {
         t->root[i].prev_score = t->root[i].score, t->root[i].score = -VALUE_INF;
+        t->root[i].near_best = false;
+    }
+    bool exact_ref = false; /* alpha holds the first move's exact score */
     for (int i = 0; i < t->root_count; i++) {
         RootMove *rm = &t->root[i];
         pos_play(p, rm->move);
@@ -523,11 +528,12 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
             v = -search(t, -beta, -alpha, depth - 1, 1, true, false);
         } else {
             int32_t lo = alpha;
-            if (randomize && !value_is_mate(alpha))
+            bool widen = randomize && exact_ref && !value_is_mate(alpha);
+            if (widen)
                 lo = alpha - RANDOM_MARGIN;
             v = -search(t, -lo - 1, -lo, depth - 1, 1, false, true);
             if (!t->aborted && v > lo) {
-                rm->near_best = randomize;
+                rm->near_best = widen;
                 if (lo != alpha)
                     v = -search(t, -alpha - 1, -alpha, depth - 1, 1, false, true);
                 if (!t->aborted && v > alpha && v < beta)
@@ -537,8 +543,10 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
         pos_undo(p);
         if (t->aborted)
             break;
-        if (i == 0)
+        if (i == 0) {
             *first_done = true;
+            exact_ref = v > alpha && v < beta;
+        }
         rm->score = v;
         if (v > best)
             best = v;
@@ -811,6 +819,8 @@ static void thread_prepare(SearchThread *t, Engine *e, int id, const Pos *p) {
     t->id = id;
     t->nodes = 0;
     t->threat_nodes = 0;
+    t->threat_budget = 0;
+    t->threat_deadline_ns = INT64_MAX;
     t->seldepth = 0;
     t->aborted = false;
     t->done_depth = 0;
@@ -949,6 +959,9 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
     /* a forced win by fours, or by threes and fours, ends the search */
     if (nof == 0 && l->turn_ms != 0) {
         main_t->threat_budget = 2000000;
+        main_t->threat_deadline_ns = INT64_MAX;
+        if (e->hard_limit) /* a quarter of the soft time for the VCF */
+            main_t->threat_deadline_ns = now_ns() + (e->soft_ns - now_ns()) / 4;
         if (vcf_solve(main_t, VCF_ROOT_DEPTH, &m) && move_legal(mp, m, s))
             return finish(e, main_t, m, VALUE_MATE - 40, "vcf", result);
         if (l->use_vct && !pos_count(mp, o, P4_FLEX4)) {
@@ -957,6 +970,7 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
                 int64_t budget_ns = (e->soft_ns - now_ns()) / 3;
                 deadline = now_ns() + (budget_ns > 0 ? budget_ns : 0);
             }
+            main_t->threat_deadline_ns = deadline;
             for (int d = 2; d <= VCT_ROOT_MAX_DEPTH && now_ns() < deadline; d++) {
                 main_t->threat_budget = main_t->threat_nodes + 200000;
                 if (vct_solve(main_t, d, &m) && move_legal(mp, m, s))
@@ -968,6 +982,8 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
             }
         }
     }
+
+    main_t->aborted = false; /* the solvers' interruption does not end the search */
 
     /* helpers */
     pthread_t tids[MAX_THREADS];

@@ -13,12 +13,16 @@
 #include "internal.h"
 
 static bool over_budget(SearchThread *t) {
-    if (t->threat_nodes >= t->threat_budget)
+    if (t->threat_nodes >= t->threat_budget || t->aborted)
         return true;
-    if ((t->threat_nodes & 1023) == 0 &&
-        atomic_load_explicit(&t->eng->stop, memory_order_relaxed))
-        return true;
-    return false;
+    if ((t->threat_nodes & 255) == 0) {
+        if (t->id == 0)
+            search_check_time(t);
+        if (atomic_load_explicit(&t->eng->stop, memory_order_relaxed) ||
+            now_ns() >= t->threat_deadline_ns)
+            t->aborted = true;
+    }
+    return t->aborted;
 }
 
 /* ---- failure cache: positions (key, side) proven to have no VCF at a depth ---- */
@@ -172,7 +176,7 @@ static bool vct_attack(SearchThread *t, Move a, int depth) {
         }
     }
     pos_undo(p);
-    return win;
+    return win && !t->aborted; /* an interrupted search proves nothing */
 }
 
 static bool vct_rec(SearchThread *t, int depth, Move *first) {

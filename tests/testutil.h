@@ -28,5 +28,6 @@ Suite *suite_codec(void);
 Suite *suite_search(void);
 Suite *suite_protocol(void);
 Suite *suite_manager(void);
+Suite *suite_play(void);
 
 #endif

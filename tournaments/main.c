@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "play.h"
 #include "tourney.h"
 
 static void usage(FILE *f) {
@@ -14,6 +15,8 @@ static void usage(FILE *f) {
         "usage: quinto-manager [match|gauntlet|roundrobin] -engine cmd=PATH [name=N] [dir=D]\n"
         "                      [tc=TURN/MATCH] [option.KEY=VALUE ...] -engine ... [options]\n"
         "       quinto-manager puzzles -engine cmd=PATH [-defender cmd=PATH] -file F [options]\n"
+        "       quinto-manager play [-human black|white|both|none] [-engine ...] [options]\n"
+        "       quinto-manager watch [-engine ...] [-engine ...] [options]\n"
         "\n"
         "games:\n"
         "  -rule R            freestyle, standard, renju, caro (=caro8), caro9, or 0 1 4 8 9\n"
@@ -41,7 +44,14 @@ static void usage(FILE *f) {
         "  -tc MS             the solver's time a move (default 1000)\n"
         "  -defender-tc MS    the defender's (default 300)\n"
         "  -movecap N         the solver must make five within N own moves (default 80)\n"
-        "  -first N -limit N  a slice of the file\n");
+        "  -first N -limit N  a slice of the file\n"
+        "play / watch (in the terminal):\n"
+        "  -human C           who a person plays: black (default), white, both, none\n"
+        "  -engine ...        the brain (default: pbrain-quinto beside this program); a second\n"
+        "                     -engine plays white when two brains play\n"
+        "  -tc TURN[/MATCH]   the brains' time (default 2000 ms a move)\n"
+        "  -delay MS          pause between two brains' moves (default 500)\n"
+        "  -save DIR          where finished games are saved as .psq (default .)\n");
 }
 
 static const char *base_name(const char *cmd) {
@@ -139,7 +149,10 @@ int main(int argc, char **argv) {
     cfg.live = isatty(STDOUT_FILENO);
     cfg.seed = (uint64_t)time(NULL);
     int i = 1;
-    bool puzzles = false;
+    bool puzzles = false, play = false, watch = false;
+    const char *human = NULL, *save_dir = NULL;
+    int delay_ms = 500;
+    bool tc_given = false;
     if (argc > 1 && argv[1][0] != '-') {
         if (!strcmp(argv[1], "match") || !strcmp(argv[1], "roundrobin"))
             cfg.mode = MODE_ROUNDROBIN;
@@ -147,6 +160,10 @@ int main(int argc, char **argv) {
             cfg.mode = MODE_GAUNTLET;
         else if (!strcmp(argv[1], "puzzles"))
             puzzles = true;
+        else if (!strcmp(argv[1], "play"))
+            play = true;
+        else if (!strcmp(argv[1], "watch"))
+            watch = true;
         else if (!strcmp(argv[1], "help")) {
             usage(stdout);
             return 0;
@@ -200,6 +217,7 @@ int main(int argc, char **argv) {
             }
         } else if (!strcmp(a, "-tc")) {
             NEED_ARG();
+            tc_given = true;
             if (!parse_tc(argv[++i], &cfg.game.turn_ms, &cfg.game.match_ms)) {
                 fprintf(stderr, "quinto-manager: bad time control '%s' (TURN[/MATCH] ms)\n", argv[i]);
                 return 2;
@@ -276,6 +294,15 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "-stderr")) {
             NEED_ARG();
             cfg.game.stderr_dir = argv[++i];
+        } else if (!strcmp(a, "-human")) {
+            NEED_ARG();
+            human = argv[++i];
+        } else if (!strcmp(a, "-delay")) {
+            NEED_ARG();
+            delay_ms = atoi(argv[++i]);
+        } else if (!strcmp(a, "-save")) {
+            NEED_ARG();
+            save_dir = argv[++i];
         } else if (!strcmp(a, "-quiet")) {
             cfg.live = false;
         } else if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {
@@ -286,6 +313,21 @@ int main(int argc, char **argv) {
             usage(stderr);
             return 2;
         }
+    }
+    if ((play || watch) && cfg.engine_count == 0) {
+        /* the brain beside this program */
+        EngineSpec *e = &cfg.engines[cfg.engine_count++];
+        engine_defaults(e);
+        char self[1024];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[n > 0 ? n : 0] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash)
+            slash[1] = 0;
+        else
+            self[0] = 0;
+        snprintf(e->cmd, sizeof e->cmd, "%spbrain-quinto", self);
+        snprintf(e->name, sizeof e->name, "Quinto");
     }
     for (int k = 0; k < cfg.engine_count; k++) {
         EngineSpec *e = &cfg.engines[k];
@@ -309,6 +351,29 @@ int main(int argc, char **argv) {
         for (int j = 0; j < k; j++)
             if (!strcmp(cfg.engines[j].name, e->name))
                 snprintf(e->name + strlen(e->name), sizeof e->name - strlen(e->name), "-%d", k + 1);
+    }
+    if (play || watch) {
+        static PlayConfig pc;
+        pc.rule = cfg.game.rule;
+        pc.width = cfg.game.width;
+        pc.height = cfg.game.height;
+        const char *h = human ? human : watch ? "none" : "black";
+        pc.human[BLACK] = !strcmp(h, "black") || !strcmp(h, "both");
+        pc.human[WHITE] = !strcmp(h, "white") || !strcmp(h, "both");
+        if (strcmp(h, "black") && strcmp(h, "white") && strcmp(h, "both") && strcmp(h, "none")) {
+            fprintf(stderr, "quinto-manager: -human is black, white, both or none\n");
+            return 2;
+        }
+        pc.engine[BLACK] = cfg.engines[0];
+        pc.engine[WHITE] = cfg.engines[cfg.engine_count > 1 ? 1 : 0];
+        if (pc.human[BLACK] && !pc.human[WHITE])
+            pc.engine[WHITE] = cfg.engines[0];
+        pc.hint = cfg.engines[0];
+        pc.turn_ms = tc_given ? cfg.game.turn_ms : 2000;
+        pc.match_ms = cfg.game.match_ms;
+        pc.delay_ms = delay_ms;
+        pc.save_dir = save_dir;
+        return play_run(&pc);
     }
     if (puzzles) {
         if (cfg.engine_count != 1 || !openings) {

@@ -1,0 +1,812 @@
+/* tournaments/play.c — the terminal front end: a person against a brain,
+ * two brains to watch, or two people; any brain over the protocol.
+ *
+ * Raw terminal mode and ANSI escapes (no curses): the board with letters for
+ * columns and numbers for rows (counted from the bottom, as Renlib), X black
+ * and O white, the last move bracketed, the winning line marked, renju
+ * forbidden points shown as ×/f for black. The terminal is restored on every
+ * way out (quit, Ctrl-C, a signal, a crashed brain). */
+#include "play.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../eval/evaluate.h"
+#include "../protocol/codec.h"
+#include "records.h"
+
+/* ---- coordinates ---- */
+
+void play_coord_name(int x, int y, int w, int h, char *buf, int cap) {
+    (void)w;
+    if (x < 26)
+        snprintf(buf, (size_t)cap, "%c%d", 'a' + x, h - y);
+    else
+        snprintf(buf, (size_t)cap, "%c%c%d", 'a' + x / 26 - 1, 'a' + x % 26, h - y);
+}
+
+bool play_parse_coord(const char *s, int w, int h, int *x, int *y) {
+    while (*s == ' ')
+        s++;
+    if (codec_parse_xy(s, x, y))
+        return *x >= 0 && *y >= 0 && *x < w && *y < h;
+    int col = 0, n = 0;
+    while (*s >= 'a' && *s <= 'z') {
+        col = col * 26 + (*s - 'a' + 1);
+        s++, n++;
+    }
+    while (*s >= 'A' && *s <= 'Z') {
+        col = col * 26 + (*s - 'A' + 1);
+        s++, n++;
+    }
+    if (!n || n > 2 || *s < '1' || *s > '9')
+        return false;
+    char *end;
+    long row = strtol(s, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (*end)
+        return false;
+    *x = col - 1;
+    *y = h - (int)row;
+    return *x >= 0 && *x < w && *y >= 0 && *y < h;
+}
+
+/* ---- terminal ---- */
+
+static struct termios saved_tio;
+static bool raw_on;
+static volatile sig_atomic_t resized, interrupted;
+
+static void term_restore(void) {
+    if (!raw_on)
+        return;
+    /* show the cursor, reset attributes, leave the alternate screen */
+    const char *s = "\033[0m\033[?25h\033[?1049l";
+    if (write(STDOUT_FILENO, s, strlen(s)) < 0) { /* nothing more to do */
+    }
+    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
+    raw_on = false;
+}
+
+static void on_signal(int sig) {
+    if (sig == SIGWINCH)
+        resized = 1;
+    else
+        interrupted = sig;
+}
+
+static bool term_raw(void) {
+    if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &saved_tio) != 0)
+        return false;
+    struct termios t = saved_tio;
+    t.c_lflag &= ~(tcflag_t)(ICANON | ECHO | ISIG | IEXTEN);
+    t.c_iflag &= ~(tcflag_t)(IXON | ICRNL);
+    t.c_cc[VMIN] = 0;
+    t.c_cc[VTIME] = 0;
+    if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) != 0)
+        return false;
+    raw_on = true;
+    atexit(term_restore);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGWINCH, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    printf("\033[?1049h\033[?25l");
+    return true;
+}
+
+static void term_size(int *cols, int *rows) {
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+        *cols = ws.ws_col;
+        *rows = ws.ws_row;
+    } else {
+        *cols = 80;
+        *rows = 24;
+    }
+}
+
+/* ---- brains ---- */
+
+typedef enum { EXPECT_OK, EXPECT_MOVE, EXPECT_HINT, EXPECT_TAKEBACK, EXPECT_DISCARD } Expect;
+
+typedef struct {
+    const EngineSpec *spec;
+    Child c;
+    bool live;
+    bool synced;          /* its board equals ours */
+    Expect queue[16];     /* replies we wait for, oldest first */
+    int queued;
+    int colour;           /* the colour it plays (0: hints only) */
+    char name[64];
+} Brain;
+
+typedef struct {
+    const PlayConfig *cfg;
+    Pos *pos;
+    Brain brains[3];      /* [colour] when a brain plays that colour */
+    Brain hinter;         /* when people play both colours */
+    int cx, cy;           /* cursor */
+    int vx, vy;           /* view origin (panning) */
+    bool weights, show_xy;
+    char status[256], note[256], result[256];
+    char typed[32];
+    bool typing, over, thinking;
+    int hint_x, hint_y;
+    int64_t think_start, next_move_at;
+    int64_t time_left[3];
+    short win[12];        /* winning line cells (x,y pairs) */
+    int win_n;
+    int saved;            /* game files written */
+    char last_saved[512];
+} Play;
+
+static int64_t ms_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void note(Play *g, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->note, sizeof g->note, fmt, ap);
+    va_end(ap);
+}
+
+static void expect_push(Brain *b, Expect e) {
+    if (b->queued < 16)
+        b->queue[b->queued++] = e;
+}
+
+static Expect expect_pop(Brain *b) {
+    if (!b->queued)
+        return EXPECT_DISCARD;
+    Expect e = b->queue[0];
+    memmove(b->queue, b->queue + 1, sizeof(Expect) * (size_t)--b->queued);
+    return e;
+}
+
+static bool brain_start(Play *g, Brain *b, const EngineSpec *spec, int colour) {
+    const PlayConfig *cfg = g->cfg;
+    char err[300];
+    memset(b, 0, sizeof *b);
+    b->spec = spec;
+    b->colour = colour;
+    snprintf(b->name, sizeof b->name, "%s", spec->name[0] ? spec->name : "brain");
+    if (!child_spawn(&b->c, spec->cmd, spec->dir[0] ? spec->dir : NULL, NULL, err, sizeof err)) {
+        note(g, "%s", err);
+        return false;
+    }
+    b->live = true;
+    if (cfg->width == cfg->height)
+        child_send(&b->c, "START %d", cfg->width);
+    else
+        child_send(&b->c, "RECTSTART %d,%d", cfg->width, cfg->height);
+    expect_push(b, EXPECT_OK);
+    child_send(&b->c, "INFO rule %d", rule_to_protocol(cfg->rule));
+    child_send(&b->c, "INFO timeout_turn %lld", (long long)(cfg->turn_ms > 0 ? cfg->turn_ms : 2000));
+    child_send(&b->c, "INFO timeout_match %lld", (long long)cfg->match_ms);
+    child_send(&b->c, "INFO game_type 0");
+    for (int i = 0; i < spec->option_count; i++)
+        child_send(&b->c, "INFO %s %s", spec->option_key[i], spec->option_value[i]);
+    b->synced = true; /* an empty board on both sides */
+    return true;
+}
+
+static void brain_close(Brain *b) {
+    if (!b->live)
+        return;
+    child_send(&b->c, "END");
+    child_stop(&b->c, 300);
+    child_free(&b->c);
+    b->live = false;
+}
+
+/* Send the position (BOARD, own stones as the colour `as`) and ask for a move. */
+static void brain_ask(Play *g, Brain *b, int as, Expect what) {
+    Board *bd = &g->pos->b;
+    Move last = board_last_move(bd);
+    if (g->cfg->match_ms > 0)
+        child_send(&b->c, "INFO time_left %lld", (long long)g->time_left[as]);
+    if (b->synced && what == EXPECT_MOVE && last > MOVE_PASS && b->colour == as &&
+        bd->cell[last] == opponent(as)) {
+        child_send(&b->c, "TURN %d,%d", board_x(bd, last), board_y(bd, last));
+    } else if (b->synced && what == EXPECT_MOVE && bd->stones == 0) {
+        child_send(&b->c, "BEGIN");
+    } else {
+        if (bd->stones) {
+            child_send(&b->c, "RESTART");
+            expect_push(b, EXPECT_OK);
+        }
+        child_send(&b->c, "BOARD");
+        for (int i = 0; i < bd->ply; i++) {
+            Move m = bd->history[i];
+            if (m == MOVE_PASS)
+                continue;
+            child_send(&b->c, "%d,%d,%d", board_x(bd, m), board_y(bd, m),
+                       bd->cell[m] == as ? 1 : 2);
+        }
+        child_send(&b->c, "DONE");
+    }
+    /* after a hint the brain holds the position from the other side */
+    b->synced = what == EXPECT_MOVE;
+    expect_push(b, what);
+    g->think_start = ms_now();
+}
+
+static Brain *brain_for(Play *g, int colour) {
+    return g->cfg->human[colour] ? NULL : &g->brains[colour];
+}
+
+/* ---- game ---- */
+
+static void find_win_line(Play *g, Move m) {
+    Board *b = &g->pos->b;
+    int c = b->cell[m];
+    g->win_n = 0;
+    for (int d = 0; d < DIR_COUNT; d++) {
+        int lo = m, hi = m;
+        while (b->cell[lo - b->dir[d]] == c)
+            lo -= b->dir[d];
+        while (b->cell[hi + b->dir[d]] == c)
+            hi += b->dir[d];
+        if ((hi - lo) / b->dir[d] + 1 >= 5) {
+            for (int k = lo; k <= hi && g->win_n < 12; k += b->dir[d]) {
+                g->win[g->win_n++] = (short)board_x(b, (Move)k);
+                g->win[g->win_n++] = (short)board_y(b, (Move)k);
+            }
+            return;
+        }
+    }
+}
+
+static void save_game(Play *g) {
+    const PlayConfig *cfg = g->cfg;
+    const char *dir = cfg->save_dir ? cfg->save_dir : ".";
+    mkdir(dir, 0755);
+    time_t now = time(NULL);
+    struct tm tmv;
+    localtime_r(&now, &tmv);
+    char path[512];
+    snprintf(path, sizeof path, "%s/quinto-%04d%02d%02d-%02d%02d%02d.psq", dir, tmv.tm_year + 1900,
+             tmv.tm_mon + 1, tmv.tm_mday, tmv.tm_hour, tmv.tm_min, tmv.tm_sec);
+    GameConfig gc = {0};
+    gc.width = cfg->width;
+    gc.height = cfg->height;
+    gc.rule = cfg->rule;
+    GameResult r = {0};
+    r.moves = calloc(1, sizeof *r.moves);
+    Board *b = &g->pos->b;
+    for (int i = 0; i < b->ply; i++)
+        if (b->history[i] != MOVE_PASS) {
+            int k = r.moves->count++;
+            r.moves->x[k] = (short)board_x(b, b->history[i]);
+            r.moves->y[k] = (short)board_y(b, b->history[i]);
+        }
+    const char *bn = cfg->human[BLACK] ? "human" : g->brains[BLACK].name;
+    const char *wn = cfg->human[WHITE] ? "human" : g->brains[WHITE].name;
+    if (record_write_psq(path, &gc, bn, wn, &r)) {
+        snprintf(g->last_saved, sizeof g->last_saved, "%s", path);
+        note(g, "saved %s", path);
+        g->saved++;
+    } else
+        note(g, "cannot write %s", path);
+    free(r.moves);
+}
+
+static void end_game(Play *g, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->result, sizeof g->result, fmt, ap);
+    va_end(ap);
+    g->over = true;
+    g->thinking = false;
+    save_game(g);
+}
+
+/* Play m for the side to move; judge it. False if it is not legal. */
+static bool make_move(Play *g, int x, int y, bool by_brain) {
+    Board *b = &g->pos->b;
+    int side = b->side;
+    const char *who = side == BLACK ? "black" : "white";
+    Outcome o = rule_judge(b, x, y, g->cfg->rule);
+    char name[16];
+    play_coord_name(x, y, b->width, b->height, name, sizeof name);
+    if (o == OUTCOME_ILLEGAL) {
+        if (by_brain)
+            end_game(g, "%s loses: illegal move %d,%d", who, x, y);
+        else
+            note(g, "%s: not an empty cell on the board", name);
+        return false;
+    }
+    if (o == OUTCOME_FORBIDDEN) {
+        if (by_brain) {
+            pos_play(g->pos, board_move_at(b, x, y));
+            end_game(g, "white wins: black played the forbidden point %s", name);
+        } else
+            note(g, "%s is forbidden for black (renju)", name);
+        return by_brain;
+    }
+    Move m = board_move_at(b, x, y);
+    pos_play(g->pos, m);
+    g->cx = x, g->cy = y;
+    g->hint_x = -1;
+    if (o == OUTCOME_WIN) {
+        find_win_line(g, m);
+        end_game(g, "%s wins with five (%s)", who, name);
+    } else if (b->stones == b->width * b->height) {
+        end_game(g, "draw: the board is full");
+    } else if (g->cfg->rule == RULE_RENJU && b->stones >= b->width * b->height - 25) {
+        end_game(g, "draw: renju move limit");
+    }
+    return true;
+}
+
+static void new_game(Play *g) {
+    const PlayConfig *cfg = g->cfg;
+    pos_init(g->pos, cfg->width, cfg->height, cfg->rule);
+    g->over = false;
+    g->thinking = false;
+    g->result[0] = 0;
+    g->win_n = 0;
+    g->hint_x = -1;
+    g->cx = cfg->width / 2;
+    g->cy = cfg->height / 2;
+    for (int c = BLACK; c <= WHITE; c++) {
+        g->time_left[c] = cfg->match_ms;
+        Brain *b = brain_for(g, c);
+        if (b && b->live) {
+            if (b->queued) { /* something in flight: restart the process cleanly */
+                brain_close(b);
+                brain_start(g, b, &cfg->engine[c], c);
+            } else {
+                child_send(&b->c, "RESTART");
+                expect_push(b, EXPECT_OK);
+                b->synced = true;
+            }
+        }
+    }
+    note(g, "new game");
+}
+
+/* Undo: back to the last position where a person is to move. */
+static void undo(Play *g) {
+    Board *b = &g->pos->b;
+    if (g->cfg->human[BLACK] == false && g->cfg->human[WHITE] == false)
+        return;
+    if (g->thinking) { /* stop the brain; its move will be thrown away */
+        Brain *br = brain_for(g, b->side);
+        if (br && br->live) {
+            child_send(&br->c, "YXSTOP");
+            for (int i = 0; i < br->queued; i++)
+                if (br->queue[i] == EXPECT_MOVE)
+                    br->queue[i] = EXPECT_DISCARD;
+            br->synced = false;
+        }
+        g->thinking = false;
+    }
+    int taken = 0;
+    do {
+        while (b->ply && board_last_move(b) == MOVE_PASS)
+            pos_undo(g->pos);
+        if (!b->ply)
+            break;
+        Move m = board_last_move(b);
+        for (int c = BLACK; c <= WHITE; c++) {
+            Brain *br = brain_for(g, c);
+            if (br && br->live && br->synced) {
+                child_send(&br->c, "TAKEBACK %d,%d", board_x(b, m), board_y(b, m));
+                expect_push(br, EXPECT_TAKEBACK);
+            }
+        }
+        pos_undo(g->pos);
+        taken++;
+    } while (b->ply && !g->cfg->human[b->side]);
+    g->over = false;
+    g->result[0] = 0;
+    g->win_n = 0;
+    note(g, taken ? "took back %d move%s" : "nothing to take back", taken, taken == 1 ? "" : "s");
+}
+
+static void ask_hint(Play *g) {
+    Board *b = &g->pos->b;
+    if (g->over || g->thinking)
+        return;
+    Brain *br = g->cfg->human[opponent(b->side)] ? &g->hinter : brain_for(g, opponent(b->side));
+    if (br == &g->hinter && !br->live && !brain_start(g, br, &g->cfg->hint, 0))
+        return;
+    if (!br || !br->live) {
+        note(g, "no brain for a hint");
+        return;
+    }
+    brain_ask(g, br, b->side, EXPECT_HINT);
+    g->thinking = true;
+    note(g, "thinking of a hint...");
+}
+
+/* A line from a brain. */
+static void brain_line(Play *g, Brain *br, const char *line) {
+    Reply r;
+    codec_parse_reply(line, &r);
+    if (r.kind == REPLY_MESSAGE) {
+        snprintf(g->status, sizeof g->status, "%.40s: %.200s", br->name, r.text);
+        return;
+    }
+    if (r.kind == REPLY_DEBUG)
+        return;
+    Expect e = expect_pop(br);
+    Board *b = &g->pos->b;
+    switch (e) {
+    case EXPECT_OK:
+        if (r.kind != REPLY_OK)
+            note(g, "%s: '%s' to START/RESTART", br->name, line);
+        break;
+    case EXPECT_TAKEBACK:
+        if (r.kind != REPLY_OK)
+            br->synced = false; /* it will get RESTART + BOARD next time */
+        break;
+    case EXPECT_DISCARD:
+        break;
+    case EXPECT_HINT:
+        g->thinking = false;
+        if (r.kind == REPLY_MOVE && board_on(b, r.x, r.y)) {
+            g->hint_x = r.x, g->hint_y = r.y;
+            g->cx = r.x, g->cy = r.y;
+            char name[16];
+            play_coord_name(r.x, r.y, b->width, b->height, name, sizeof name);
+            note(g, "hint: %s (%d,%d) - Enter plays it", name, r.x, r.y);
+        } else
+            note(g, "%s: no hint ('%s')", br->name, line);
+        break;
+    case EXPECT_MOVE: {
+        g->thinking = false;
+        int side = b->side;
+        int64_t spent = ms_now() - g->think_start;
+        if (g->cfg->match_ms > 0)
+            g->time_left[side] -= spent;
+        if (r.kind != REPLY_MOVE) {
+            end_game(g, "%s loses: %s answered '%.60s'", side == BLACK ? "black" : "white",
+                     br->name, line);
+            break;
+        }
+        if (make_move(g, r.x, r.y, true))
+            g->next_move_at = ms_now() + g->cfg->delay_ms;
+        break;
+    }
+    }
+}
+
+/* ---- drawing ---- */
+
+static int cell_width(const Play *g) { return g->weights ? 4 : 2; }
+
+static bool in_win(const Play *g, int x, int y) {
+    for (int i = 0; i < g->win_n; i += 2)
+        if (g->win[i] == x && g->win[i + 1] == y)
+            return true;
+    return false;
+}
+
+static void draw(Play *g) {
+    int cols, rows;
+    term_size(&cols, &rows);
+    Board *b = &g->pos->b;
+    const PlayConfig *cfg = g->cfg;
+    int cw = cell_width(g);
+    int vis_w = (cols - 4) / cw, vis_h = rows - 6;
+    if (vis_w > b->width)
+        vis_w = b->width;
+    if (vis_h > b->height)
+        vis_h = b->height;
+    if (vis_w < 1)
+        vis_w = 1;
+    if (vis_h < 1)
+        vis_h = 1;
+    /* pan so that the cursor is visible */
+    if (g->cx < g->vx)
+        g->vx = g->cx;
+    if (g->cx >= g->vx + vis_w)
+        g->vx = g->cx - vis_w + 1;
+    if (g->cy < g->vy)
+        g->vy = g->cy;
+    if (g->cy >= g->vy + vis_h)
+        g->vy = g->cy - vis_h + 1;
+    if (g->vx > b->width - vis_w)
+        g->vx = b->width - vis_w;
+    if (g->vy > b->height - vis_h)
+        g->vy = b->height - vis_h;
+    Move *forb = NULL;
+    int nforb = 0;
+    if (cfg->rule == RULE_RENJU && b->side == BLACK && !g->over) {
+        forb = malloc(sizeof(Move) * (size_t)(b->width * b->height));
+        nforb = forb ? rule_forbidden_points(b, RULE_RENJU, forb) : 0;
+    }
+    Move last = board_last_move(b);
+    printf("\033[H\033[2J");
+    /* line 1: who plays, rule, clocks */
+    printf("Quinto  %s %dx%d  black: %s  white: %s", rule_name(cfg->rule), b->width, b->height,
+           cfg->human[BLACK] ? "you" : g->brains[BLACK].name,
+           cfg->human[WHITE] ? "you" : g->brains[WHITE].name);
+    if (cfg->match_ms > 0)
+        printf("  clocks %lld.%01lld / %lld.%01lld s", (long long)(g->time_left[BLACK] / 1000),
+               (long long)(g->time_left[BLACK] % 1000 / 100), (long long)(g->time_left[WHITE] / 1000),
+               (long long)(g->time_left[WHITE] % 1000 / 100));
+    printf("\r\n    ");
+    for (int x = g->vx; x < g->vx + vis_w; x++) {
+        char name[8];
+        if (g->show_xy)
+            snprintf(name, sizeof name, "%d", x);
+        else {
+            play_coord_name(x, b->height - 1, b->width, b->height, name, sizeof name);
+            name[x < 26 ? 1 : 2] = 0;
+        }
+        printf("%*s", cw, name);
+    }
+    printf("\r\n");
+    for (int y = g->vy; y < g->vy + vis_h; y++) {
+        if (g->show_xy)
+            printf("%3d ", y);
+        else
+            printf("%3d ", b->height - y);
+        for (int x = g->vx; x < g->vx + vis_w; x++) {
+            Move m = board_move_at(b, x, y);
+            bool cur = x == g->cx && y == g->cy;
+            bool lastm = m == last;
+            int c = b->cell[m];
+            const char *pre = "", *post = "";
+            if (cur)
+                pre = "\033[7m", post = "\033[0m"; /* reverse video: the cursor */
+            else if (in_win(g, x, y))
+                pre = "\033[1;4m", post = "\033[0m";
+            char body[16];
+            if (c == BLACK || c == WHITE) {
+                char s = c == BLACK ? 'X' : 'O';
+                if (lastm)
+                    snprintf(body, sizeof body, "[%c]", s);
+                else if (in_win(g, x, y))
+                    snprintf(body, sizeof body, "%c%c", s, s == 'X' ? 'x' : 'o');
+                else
+                    snprintf(body, sizeof body, "%c", s);
+            } else {
+                bool f = false;
+                for (int i = 0; i < nforb; i++)
+                    f |= forb[i] == m;
+                if (f)
+                    snprintf(body, sizeof body, "f");
+                else if (x == g->hint_x && y == g->hint_y)
+                    snprintf(body, sizeof body, "?");
+                else if (g->weights && board_is_candidate(b, m)) {
+                    int sc = eval_move_score(g->pos, m, b->side);
+                    if (sc > 999)
+                        snprintf(body, sizeof body, "%dk", sc / 1000 > 9 ? 9 : sc / 1000);
+                    else
+                        snprintf(body, sizeof body, "%d", sc);
+                } else
+                    snprintf(body, sizeof body, ".");
+            }
+            int pad = cw - (int)strlen(body);
+            if (pad < 0)
+                pad = 0;
+            printf("%*s%s%s%s", pad, "", pre, body, post);
+        }
+        printf("\r\n");
+    }
+    free(forb);
+    /* status lines */
+    char cur[16];
+    play_coord_name(g->cx, g->cy, b->width, b->height, cur, sizeof cur);
+    if (g->over)
+        printf("\033[1m%s\033[0m\r\n", g->result);
+    else if (g->thinking)
+        printf("%s to move (%s)  thinking...  %.*s\r\n", b->side == BLACK ? "X black" : "O white",
+               cfg->human[b->side] ? "hint" : "brain", cols > 60 ? cols - 40 : 20, g->status);
+    else
+        printf("%s to move  cursor %s (%d,%d)%s%s\r\n", b->side == BLACK ? "X black" : "O white",
+               cur, g->cx, g->cy, g->typing ? "  go to: " : "", g->typing ? g->typed : "");
+    printf("%.*s\r\n", cols - 1, g->thinking ? "" : g->status);
+    printf("%.*s\r\n", cols - 1, g->note);
+    printf("%.*s", cols - 1,
+           "arrows Enter  :h8 type  d hint  t weights  u undo  n new  s save  c x,y  q quit");
+    fflush(stdout);
+}
+
+/* ---- keys ---- */
+
+static void human_play(Play *g) {
+    Board *b = &g->pos->b;
+    if (g->over) {
+        note(g, "the game is over: n for a new one");
+        return;
+    }
+    if (!g->cfg->human[b->side] || g->thinking)
+        return;
+    g->note[0] = 0;
+    if (make_move(g, g->cx, g->cy, false))
+        g->next_move_at = ms_now();
+}
+
+static void key(Play *g, int k) {
+    Board *b = &g->pos->b;
+    if (g->typing) {
+        size_t n = strlen(g->typed);
+        if (k == '\r' || k == '\n') {
+            int x, y;
+            g->typing = false;
+            if (play_parse_coord(g->typed, b->width, b->height, &x, &y)) {
+                g->cx = x, g->cy = y;
+                human_play(g);
+            } else
+                note(g, "'%s' is not a cell (h8 or 7,8)", g->typed);
+        } else if (k == 27) {
+            g->typing = false;
+        } else if ((k == 127 || k == 8) && n) {
+            g->typed[n - 1] = 0;
+        } else if (k >= ' ' && k < 127 && n + 1 < sizeof g->typed) {
+            g->typed[n] = (char)k;
+            g->typed[n + 1] = 0;
+        }
+        return;
+    }
+    switch (k) {
+    case 'h': case 1000: if (g->cx > 0) g->cx--; break;
+    case 'l': case 1001: if (g->cx < b->width - 1) g->cx++; break;
+    case 'k': case 1002: if (g->cy > 0) g->cy--; break;
+    case 'j': case 1003: if (g->cy < b->height - 1) g->cy++; break;
+    case '\r': case '\n': case ' ': human_play(g); break;
+    case ':': case '/': g->typing = true; g->typed[0] = 0; break;
+    case 'd': ask_hint(g); break;
+    case 't': g->weights = !g->weights; note(g, g->weights ? "weight map on: every candidate cell's move score for the side to move" : "weight map off"); break;
+    case 'c': g->show_xy = !g->show_xy; break;
+    case 'u': undo(g); break;
+    case 'n': new_game(g); break;
+    case 's': save_game(g); break;
+    default: break;
+    }
+}
+
+/* Read a key (arrow escapes as 1000..1003); -1 if none. */
+static int read_key(void) {
+    unsigned char c;
+    if (read(STDIN_FILENO, &c, 1) != 1)
+        return -1;
+    if (c != 27)
+        return c;
+    unsigned char seq[2];
+    struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+    if (poll(&p, 1, 30) <= 0 || read(STDIN_FILENO, &seq[0], 1) != 1)
+        return 27;
+    if (poll(&p, 1, 30) <= 0 || read(STDIN_FILENO, &seq[1], 1) != 1)
+        return 27;
+    if (seq[0] == '[' || seq[0] == 'O')
+        switch (seq[1]) {
+        case 'D': return 1000;
+        case 'C': return 1001;
+        case 'A': return 1002;
+        case 'B': return 1003;
+        }
+    return -1;
+}
+
+int play_run(const PlayConfig *cfg) {
+    static Play G;
+    Play *g = &G;
+    memset(g, 0, sizeof *g);
+    g->cfg = cfg;
+    g->pos = malloc(sizeof *g->pos);
+    if (!g->pos || !pos_init(g->pos, cfg->width, cfg->height, cfg->rule)) {
+        fprintf(stderr, "play: bad board size\n");
+        return 2;
+    }
+    for (int c = BLACK; c <= WHITE; c++)
+        if (!cfg->human[c] && !brain_start(g, &g->brains[c], &cfg->engine[c], c)) {
+            fprintf(stderr, "play: %s\n", g->note);
+            return 1;
+        }
+    if (!term_raw()) {
+        fprintf(stderr, "play: needs a terminal\n");
+        return 1;
+    }
+    new_game(g);
+    note(g, "%s", cfg->human[BLACK] || cfg->human[WHITE] ? "your move: arrows and Enter" : "watching");
+    bool dirty = true;
+    while (!interrupted) {
+        Board *b = &g->pos->b;
+        /* the brain on move */
+        Brain *br = brain_for(g, b->side);
+        if (!g->over && !g->thinking && br && br->live && ms_now() >= g->next_move_at) {
+            brain_ask(g, br, b->side, EXPECT_MOVE);
+            g->thinking = true;
+            dirty = true;
+        }
+        if (g->thinking && cfg->turn_ms > 0 && br && ms_now() - g->think_start > cfg->turn_ms + 1000) {
+            end_game(g, "%s loses on time", b->side == BLACK ? "black" : "white");
+            brain_close(br);
+            dirty = true;
+        }
+        if (resized) {
+            resized = 0;
+            dirty = true;
+        }
+        if (dirty) {
+            draw(g);
+            dirty = false;
+        }
+        struct pollfd fds[4];
+        Brain *who[4];
+        int n = 0;
+        fds[n].fd = STDIN_FILENO, fds[n].events = POLLIN, who[n++] = NULL;
+        Brain *all[3] = {&g->brains[BLACK], &g->brains[WHITE], &g->hinter};
+        for (int i = 0; i < 3; i++)
+            if (all[i]->live) {
+                fds[n].fd = all[i]->c.from_child;
+                fds[n].events = POLLIN;
+                who[n++] = all[i];
+            }
+        int pr = poll(fds, (nfds_t)n, 100);
+        if (pr < 0 && errno != EINTR)
+            break;
+        if (pr <= 0) {
+            if (g->thinking)
+                dirty = true; /* clocks */
+            continue;
+        }
+        if (fds[0].revents & POLLIN) {
+            int k;
+            while ((k = read_key()) >= 0) {
+                if (k == 'q' || k == 3) {
+                    interrupted = -1;
+                    break;
+                }
+                key(g, k);
+            }
+            dirty = true;
+        }
+        for (int i = 1; i < n; i++) {
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            Brain *bb = who[i];
+            char err[128];
+            int r;
+            do {
+                r = child_read(&bb->c, 0, err, sizeof err);
+                if (r == LR_LINE)
+                    brain_line(g, bb, child_line(&bb->c));
+            } while (r == LR_LINE && bb->c.lr->pos < bb->c.lr->len);
+            if (r == LR_EOF) {
+                bb->live = false;
+                child_stop(&bb->c, 0);
+                if (!g->over && bb != &g->hinter)
+                    end_game(g, "%s crashed: the game cannot go on (q quits, n needs a new brain)",
+                             bb->name);
+                else
+                    note(g, "%s exited", bb->name);
+            }
+            dirty = true;
+        }
+    }
+    term_restore();
+    for (int c = BLACK; c <= WHITE; c++)
+        brain_close(&g->brains[c]);
+    brain_close(&g->hinter);
+    if (g->over)
+        printf("%s\n", g->result);
+    if (g->last_saved[0])
+        printf("game saved as %s\n", g->last_saved);
+    free(g->pos);
+    return 0;
+}
