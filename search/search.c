@@ -25,7 +25,7 @@ enum {
     RANDOM_MARGIN = 12,       /* root moves within this of the best may be chosen */
     HISTORY_MAX = 16384,
     THREAT_SCORE = 300,       /* ordering score from which a move is a threat (not reduced) */
-    VCF_ROOT_DEPTH = 40,      /* own fours */
+    VCF_ROOT_DEPTH = 120,     /* own fours: problem VCFs run past 50 */
     VCT_ROOT_MAX_DEPTH = 12,  /* own threats */
 };
 

@@ -165,7 +165,8 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
             res->reason = END_FULL;
             break;
         }
-        if (cfg->rule == RULE_RENJU && b.stones >= b.width * b.height - 25) {
+        if (cfg->rule == RULE_RENJU && !cfg->no_renju_limit &&
+            b.stones >= b.width * b.height - 25) {
             res->winner = 0;
             res->reason = END_RENJU_LIMIT;
             break;

@@ -34,6 +34,7 @@ typedef struct {
     bool suspend;          /* SIGSTOP the brain not on move */
     bool use_begin;        /* BEGIN on an empty board (Piskvork) rather than an empty BOARD (GomocupJudge) */
     int move_cap;          /* draw after this many moves in the game (0: none) */
+    bool no_renju_limit;   /* renju: play past size^2 - 25 stones (puzzle runs) */
     int start_timeout_ms;  /* for OK after START */
     bool log_messages;
     const char *stderr_dir; /* brains' stderr files go here (NULL: discarded) */

@@ -318,6 +318,7 @@ static void *puzzle_worker(void *arg) {
         g.height = rec->height;
         g.tolerance_ms = cfg->tolerance_ms;
         g.start_timeout_ms = 30000;
+        g.no_renju_limit = true; /* a problem is solved by its five, however late */
         int stones = 0;
         for (int k = 0; k < rec->count; k++)
             stones += rec->x[k] >= 0;
