@@ -84,6 +84,15 @@ bool makes_four(Pos *p, Move m, int colour);
 /* Cells of colour's five points (at most max). */
 int find_fives(const Pos *p, int colour, Move *out, int max);
 
+/* Points where colour makes an open four now (at most max): FLEX4 cells, and
+ * for renju black also FORBID-class cells holding a straight four that are not
+ * truly forbidden (a four-three whose second three is false). */
+int find_flex4(Pos *p, int colour, Move *out, int max);
+
+/* Does colour's move to m make an open three (a new open-four point)?
+ * Renju black's legal FORBID-class cells holding a three count. */
+bool makes_three(Pos *p, Move m, int colour);
+
 /* Threat-space solvers (threat.c): is there a forced win for the side to move
  * by continuous fours (VCF) / by threes and fours (VCT) within the depth (own
  * moves)? On success *first holds the first move. */

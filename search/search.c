@@ -76,6 +76,42 @@ int find_fives(const Pos *p, int colour, Move *out, int max) {
     return n;
 }
 
+int find_flex4(Pos *p, int colour, Move *out, int max) {
+    const Board *b = &p->b;
+    int n = 0;
+    bool hidden = p->rule == RULE_RENJU && colour == BLACK && pos_count(p, BLACK, P4_FORBID);
+    if (!pos_count(p, colour, P4_FLEX4) && !hidden)
+        return 0;
+    for (int i = 0; i < b->cand_count && n < max; i++) {
+        Move c = b->cand[i];
+        Pattern4 cls = pos_p4(p, c, colour);
+        if (cls == P4_FLEX4)
+            out[n++] = c;
+        else if (hidden && cls == P4_FORBID) {
+            bool f4 = false;
+            for (int d = 0; d < DIR_COUNT; d++)
+                f4 |= pos_pattern(p, c, d, colour) == PAT_F4;
+            if (f4 && move_legal(p, c, colour))
+                out[n++] = c;
+        }
+    }
+    return n;
+}
+
+bool makes_three(Pos *p, Move m, int colour) {
+    Pattern4 cls = pos_p4(p, m, colour);
+    if (cls == P4_FLEX3 || cls == P4_FLEX3_PLUS || cls == P4_FLEX3_2X)
+        return true;
+    if (cls != P4_FORBID)
+        return false;
+    for (int d = 0; d < DIR_COUNT; d++) {
+        Pattern pt = pos_pattern(p, m, d, colour);
+        if (pt == PAT_F3 || pt == PAT_F3S)
+            return move_legal(p, m, colour);
+    }
+    return false;
+}
+
 static inline int32_t value_to_tt(int32_t v, int ply) {
     return v >= VALUE_MATE_MIN ? v + ply : v <= -VALUE_MATE_MIN ? v - ply : v;
 }
@@ -126,7 +162,8 @@ static int32_t quick_result(Pos *p, int ply) {
             return -(VALUE_MATE - ply - 2);
         return VALUE_NONE;
     }
-    if (pos_count(p, s, P4_FLEX4))
+    Move f;
+    if (find_flex4(p, s, &f, 1))
         return VALUE_MATE - ply - 3;
     return VALUE_NONE;
 }
@@ -192,12 +229,11 @@ int gen_defences(SearchThread *t) {
             list[n++].score = 100000 + eval_move_score(p, c, s);
         }
     }
-    int threats = 0;
-    for (int i = 0; i < b->cand_count; i++) {
-        Move f = b->cand[i];
-        if (p->p4[f][o - 1] != P4_FLEX4)
-            continue;
-        threats++;
+    /* the threat points first: playing and undoing below reorders b->cand */
+    Move threat[64];
+    int threats = find_flex4(p, o, threat, 64);
+    for (int i = 0; i < threats; i++) {
+        Move f = threat[i];
         for (int d = 0; d < DIR_COUNT; d++) {
             Pattern pt = pos_pattern(p, f, d, o);
             if (pt != PAT_B4 && pt != PAT_F4)
@@ -211,7 +247,8 @@ int gen_defences(SearchThread *t) {
                 if (!move_legal(p, (Move)c, s))
                     continue;
                 pos_play(p, (Move)c);
-                bool ok = pos_count(p, o, P4_FLEX4) == 0;
+                Move left;
+                bool ok = find_flex4(p, o, &left, 1) == 0;
                 pos_undo(p);
                 if (ok) {
                     list[n].m = (Move)c;
@@ -220,7 +257,6 @@ int gen_defences(SearchThread *t) {
             }
         }
     }
-    (void)threats;
     return n;
 }
 
@@ -239,7 +275,8 @@ static int generate(SearchThread *t, ScoredMove *list, int cap, int ply, Move tt
         *forced = true;
         return 1;
     }
-    if (pos_count(p, o, P4_FLEX4)) {
+    Move of4;
+    if (find_flex4(p, o, &of4, 1)) {
         n = gen_defences(t);
         if (n == 0)
             return -1;
@@ -944,10 +981,9 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
         Move m2 = move_legal(mp, of[0], s) ? of[0] : legal_fallback(mp);
         return finish(e, main_t, m2, -(VALUE_MATE - 2), "forced", result);
     }
-    if (nof == 0 && pos_count(mp, s, P4_FLEX4)) {
-        Move f = pos_find_p4(mp, s, P4_FLEX4);
-        return finish(e, main_t, f, VALUE_MATE - 3, "forced", result);
-    }
+    Move f4;
+    if (nof == 0 && find_flex4(mp, s, &f4, 1))
+        return finish(e, main_t, f4, VALUE_MATE - 3, "forced", result);
     tt_ensure(&e->tt);
     tt_new_search(&e->tt);
     int n = build_root(main_t);
@@ -964,7 +1000,7 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
             main_t->threat_deadline_ns = now_ns() + (e->soft_ns - now_ns()) / 4;
         if (vcf_solve(main_t, VCF_ROOT_DEPTH, &m) && move_legal(mp, m, s))
             return finish(e, main_t, m, VALUE_MATE - 40, "vcf", result);
-        if (l->use_vct && !pos_count(mp, o, P4_FLEX4)) {
+        if (l->use_vct) {
             int64_t deadline = INT64_MAX;
             if (e->hard_limit) {
                 int64_t budget_ns = (e->soft_ns - now_ns()) / 3;

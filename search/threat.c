@@ -85,9 +85,9 @@ static bool vcf_rec(SearchThread *t, int depth, Move *first) {
         }
         return false;
     }
-    if (pos_count(p, s, P4_FLEX4)) {
+    if (find_flex4(p, s, &m, 1)) {
         if (first)
-            *first = pos_find_p4(p, s, P4_FLEX4);
+            *first = m;
         return true;
     }
     if (depth <= 0 || over_budget(t))
@@ -155,7 +155,7 @@ static bool vct_attack(SearchThread *t, Move a, int depth) {
             win = vct_rec(t, depth - 1, NULL);
             pos_undo(p);
         }
-    } else if (!pos_count(p, s, P4_FLEX4)) {
+    } else if (!find_flex4(p, s, five, 1)) {
         win = false; /* no threat at all */
     } else if (vcf_rec(t, VCT_VCF_DEPTH, NULL)) {
         win = false; /* the defender wins first with fours */
@@ -202,28 +202,25 @@ static bool vct_rec(SearchThread *t, int depth, Move *first) {
         }
         return false;
     }
-    if (pos_count(p, s, P4_FLEX4)) {
+    if (find_flex4(p, s, &m, 1)) {
         if (first)
-            *first = pos_find_p4(p, s, P4_FLEX4);
+            *first = m;
         return true;
     }
     if (vcf_rec(t, VCT_VCF_DEPTH, first))
         return true;
     if (depth <= 1 || over_budget(t))
         return false;
-    /* the opponent's open three must be answered first: no free tempo */
-    if (pos_count(p, o, P4_FLEX4))
-        return false;
+    /* threes are tried even against an open three of the opponent: one that
+     * also blocks it is a real threat, and vct_attack refutes the others
+     * (the defender's open four or VCF comes first) */
     ScoredMove list[MAX_GEN];
     int n = 0;
     for (int i = 0; i < b->cand_count && n < MAX_GEN; i++) {
         Move c = b->cand[i];
         Pattern4 cls = pos_p4(p, c, s);
-        bool three = cls == P4_FLEX3 || cls == P4_FLEX3_PLUS || cls == P4_FLEX3_2X;
         bool four = makes_four(p, c, s);
-        if (!three && !four)
-            continue;
-        if (three && !move_legal(p, c, s))
+        if (!four && !makes_three(p, c, s))
             continue;
         list[n].m = c;
         list[n++].score = (int)cls * 1000 + eval_move_score(p, c, s);
