@@ -49,7 +49,7 @@ typedef struct {
     int64_t timeout_turn, timeout_match, time_left;
     uint64_t max_memory, hash_kib, max_nodes;
     int threads, max_depth;
-    bool randomize;
+    bool randomize, one_ply;
     uint64_t seed, move_counter;
     char folder[PROTO_MSG];
     char pending[PROTO_MSG]; /* a MESSAGE to print before the next reply */
@@ -113,6 +113,7 @@ static void make_limits(Session *s, SearchLimits *l) {
     l->max_nodes = s->max_nodes;
     l->threads = s->threads;
     l->randomize = s->randomize;
+    l->one_ply = s->one_ply;
     l->seed = s->seed + s->move_counter++;
 }
 
@@ -374,6 +375,8 @@ static void apply_info(Session *s, const Command *c) {
         snprintf(s->folder, sizeof s->folder, "%s", c->value);
     } else if (!strcmp(k, "random") && num) {
         s->randomize = v != 0;
+    } else if (!strcmp(k, "oneply") && num) {
+        s->one_ply = v != 0;
     } else if (!strcmp(k, "seed") && num) {
         s->seed = (uint64_t)v;
         s->move_counter = 0;

@@ -984,6 +984,25 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
     Move f4;
     if (nof == 0 && find_flex4(mp, s, &f4, 1))
         return finish(e, main_t, f4, VALUE_MATE - 3, "forced", result);
+    if (l->one_ply) { /* the weight bot: attack x2 + defence, random among equals */
+        Move best = MOVE_NONE, eq[64];
+        int best_score = INT_MIN, k = 0;
+        for (int i = 0; i < b->cand_count; i++) {
+            Move c = b->cand[i];
+            if (!move_legal(mp, c, s))
+                continue;
+            int sc = nof ? (c == of[0]) * 1000000 : eval_move_score(mp, c, s);
+            if (sc > best_score)
+                best_score = sc, best = c, k = 0;
+            if (sc == best_score && k < 64)
+                eq[k++] = c;
+        }
+        if (l->randomize && k > 1)
+            best = eq[rng_next(&main_t->rng) % (uint64_t)k];
+        if (best == MOVE_NONE)
+            best = legal_fallback(mp);
+        return finish(e, main_t, best, 0, "weights", result);
+    }
     tt_ensure(&e->tt);
     tt_new_search(&e->tt);
     int n = build_root(main_t);

@@ -39,6 +39,8 @@ typedef struct SearchLimits {
     uint64_t seed;         /* seeds the randomisation: same seed, same choices */
     Driver driver;         /* PVS, MTD(f), or AUTO (PVS unless randomised) */
     bool use_vct;          /* threat-space search at the root */
+    bool one_ply;          /* no search: the best-weighted cell (seeds 000/002), after
+                              taking a five and blocking one */
 } SearchLimits;
 
 /* Defaults: 5 s a move, no match limit, one thread, no randomisation. */
