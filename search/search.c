@@ -165,6 +165,14 @@ static int32_t quick_result(Pos *p, int ply) {
     Move f;
     if (find_flex4(p, s, &f, 1))
         return VALUE_MATE - ply - 3;
+    /* a four-three, or a double three, wins in 5 when the opponent has no
+     * four to gain a tempo with (the forced block cannot touch the three's
+     * line). Renju black's threes need a forbidden-point probe: not here. */
+    if ((pos_count(p, s, P4_BLOCK4_FLEX3) || pos_count(p, s, P4_FLEX3_2X)) &&
+        (p->rule != RULE_RENJU || s == WHITE) && !pos_count(p, o, P4_BLOCK4) &&
+        !pos_count(p, o, P4_BLOCK4_PLUS) && !pos_count(p, o, P4_BLOCK4_FLEX3) &&
+        !pos_count(p, o, P4_FLEX4) && !pos_count(p, o, P4_FORBID))
+        return VALUE_MATE - ply - 5;
     return VALUE_NONE;
 }
 
