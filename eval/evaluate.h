@@ -35,8 +35,8 @@ void eval_describe(const CellInfo *ci, char *buf, int cap);
 #include "weights.h"
 static inline int eval_move_score(const Pos *p, Move m, int side) {
     int own = side - 1, opp = 2 - side;
-    return 2 * pcode_score[p->table[own]][p->pcode[m][own]] +
-           pcode_score[p->table[opp]][p->pcode[m][opp]];
+    return 2 * pcode_score[p->table[own]][p->c[m].pcode[own]] +
+           pcode_score[p->table[opp]][p->c[m].pcode[opp]];
 }
 
 #endif

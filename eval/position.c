@@ -30,25 +30,46 @@ static inline bool window_valid(const Board *b, int s, int off) {
 /* Contribution of an empty cell to the counts and the value: add (+1) or
  * remove (-1). */
 static inline void cell_account(Pos *p, int m, int sign) {
-    p->p4count[0][p->p4[m][0]] += sign;
-    p->p4count[1][p->p4[m][1]] += sign;
-    p->pvalue += sign * (pcode_eval[p->table[0]][p->pcode[m][0]] -
-                         pcode_eval[p->table[1]][p->pcode[m][1]]);
+    p->p4count[0][p->c[m].p4[0]] += sign;
+    p->p4count[1][p->c[m].p4[1]] += sign;
+    p->pvalue += sign * (pcode_eval[p->table[0]][p->c[m].pcode[0]] -
+                         pcode_eval[p->table[1]][p->c[m].pcode[1]]);
 }
 
 /* Re-derive the pattern of empty cell m along d, and its codes and classes. */
 static inline void cell_refresh_dir(Pos *p, int m, int d) {
-    uint32_t key = p->key[m][d];
+    uint32_t key = p->c[m].key[d];
     unsigned pb = pattern_fast(p->table[0], BLACK, key);
     unsigned pw = pattern_fast(p->table[1], WHITE, key);
-    p->pat[m][d] = (uint8_t)(pb | pw << 4);
-    const uint8_t *q = p->pat[m];
+    p->c[m].pat[d] = (uint8_t)(pb | pw << 4);
+    const uint8_t *q = p->c[m].pat;
     int cb = pattern_code(q[0] & 15, q[1] & 15, q[2] & 15, q[3] & 15);
     int cw = pattern_code(q[0] >> 4, q[1] >> 4, q[2] >> 4, q[3] >> 4);
-    p->pcode[m][0] = (uint16_t)cb;
-    p->pcode[m][1] = (uint16_t)cw;
-    p->p4[m][0] = (uint8_t)pattern4_of(p->table[0], cb);
-    p->p4[m][1] = (uint8_t)pattern4_of(p->table[1], cw);
+    p->c[m].pcode[0] = (uint16_t)cb;
+    p->c[m].pcode[1] = (uint16_t)cw;
+    p->c[m].p4[0] = (uint8_t)pattern4_of(p->table[0], cb);
+    p->c[m].p4[1] = (uint8_t)pattern4_of(p->table[1], cw);
+}
+
+/* An empty cell's line along d changed: re-derive its pattern, and only if
+ * that differs its codes, classes, counts and value. */
+static inline void cell_update(Pos *p, int m, int d) {
+    uint32_t key = p->c[m].key[d];
+    unsigned pb = pattern_fast(p->table[0], BLACK, key);
+    unsigned pw = pattern_fast(p->table[1], WHITE, key);
+    uint8_t np = (uint8_t)(pb | pw << 4);
+    if (np == p->c[m].pat[d])
+        return;
+    cell_account(p, m, -1);
+    p->c[m].pat[d] = np;
+    const uint8_t *q = p->c[m].pat;
+    int cb = pattern_code(q[0] & 15, q[1] & 15, q[2] & 15, q[3] & 15);
+    int cw = pattern_code(q[0] >> 4, q[1] >> 4, q[2] >> 4, q[3] >> 4);
+    p->c[m].pcode[0] = (uint16_t)cb;
+    p->c[m].pcode[1] = (uint16_t)cw;
+    p->c[m].p4[0] = (uint8_t)pattern4_of(p->table[0], cb);
+    p->c[m].p4[1] = (uint8_t)pattern4_of(p->table[1], cw);
+    cell_account(p, m, +1);
 }
 
 /* Recompute every field from the board into q (q->b must hold the board). */
@@ -67,14 +88,14 @@ static void recompute(Pos *q) {
                     key |= (uint32_t)b->cell[m - k * off] << (2 * (k - 1));
                     key |= (uint32_t)b->cell[m + k * off] << (10 + 2 * (k - 1));
                 }
-                q->key[m][d] = key;
+                q->c[m].key[d] = key;
                 unsigned w = 0;
                 if (window_valid(b, m, off))
                     for (int k = 0; k < 5; k++) {
                         int c = b->cell[m + k * off];
                         w += c == BLACK ? 1 : c == WHITE ? 16 : 0;
                     }
-                q->window[m][d] = (uint8_t)w;
+                q->c[m].window[d] = (uint8_t)w;
                 q->wsum += window_value(w);
             }
         }
@@ -113,27 +134,21 @@ static inline void update_lines(Pos *p, int m, int c, int sign) {
         int off = b->dir[d];
         for (int k = 1; k <= 5; k++) {
             int lo = m - k * off, hi = m + k * off;
-            p->key[lo][d] ^= (uint32_t)c << (10 + 2 * (k - 1));
-            p->key[hi][d] ^= (uint32_t)c << (2 * (k - 1));
-            if (b->cell[lo] == EMPTY) {
-                cell_account(p, lo, -1);
-                cell_refresh_dir(p, lo, d);
-                cell_account(p, lo, +1);
-            }
-            if (b->cell[hi] == EMPTY) {
-                cell_account(p, hi, -1);
-                cell_refresh_dir(p, hi, d);
-                cell_account(p, hi, +1);
-            }
+            p->c[lo].key[d] ^= (uint32_t)c << (10 + 2 * (k - 1));
+            p->c[hi].key[d] ^= (uint32_t)c << (2 * (k - 1));
+            if (b->cell[lo] == EMPTY)
+                cell_update(p, lo, d);
+            if (b->cell[hi] == EMPTY)
+                cell_update(p, hi, d);
         }
         for (int k = 0; k < 5; k++) {
             int s = m - k * off;
             if (!window_valid(b, s, off))
                 continue;
-            unsigned w = p->window[s][d];
+            unsigned w = p->c[s].window[d];
             unsigned nw = sign > 0 ? w + wstep : w - wstep;
             p->wsum += window_value(nw) - window_value(w);
-            p->window[s][d] = (uint8_t)nw;
+            p->c[s].window[d] = (uint8_t)nw;
         }
     }
 }
@@ -164,7 +179,7 @@ void pos_undo(Pos *p) {
 Move pos_find_p4(const Pos *p, int colour, Pattern4 cls) {
     const Board *b = &p->b;
     for (int i = 0; i < b->cand_count; i++)
-        if (p->p4[b->cand[i]][colour - 1] == cls)
+        if (p->c[b->cand[i]].p4[colour - 1] == cls)
             return b->cand[i];
     return MOVE_NONE;
 }
@@ -186,15 +201,15 @@ bool pos_is_consistent(const Pos *p) {
         for (int x = 0; ok && x < b->width; x++) {
             int m = board_move_at(b, x, y);
             for (int d = 0; d < DIR_COUNT; d++) {
-                ok &= q->key[m][d] == p->key[m][d];
+                ok &= q->c[m].key[d] == p->c[m].key[d];
                 if (window_valid(b, m, b->dir[d]))
-                    ok &= q->window[m][d] == p->window[m][d];
+                    ok &= q->c[m].window[d] == p->c[m].window[d];
                 if (b->cell[m] == EMPTY)
-                    ok &= q->pat[m][d] == p->pat[m][d];
+                    ok &= q->c[m].pat[d] == p->c[m].pat[d];
             }
             if (b->cell[m] == EMPTY)
-                ok &= memcmp(q->pcode[m], p->pcode[m], sizeof q->pcode[m]) == 0 &&
-                      memcmp(q->p4[m], p->p4[m], sizeof q->p4[m]) == 0;
+                ok &= memcmp(q->c[m].pcode, p->c[m].pcode, sizeof q->c[m].pcode) == 0 &&
+                      memcmp(q->c[m].p4, p->c[m].p4, sizeof q->c[m].p4) == 0;
         }
     free(q);
     return ok;

@@ -13,18 +13,25 @@
 #include "../brain/rules.h"
 #include "pattern.h"
 
+/* Everything eval keeps for one cell, in one 32-byte block: an update of a
+ * cell touches one cache line. */
+typedef struct {
+    uint32_t key[DIR_COUNT];  /* line keys (see pattern.h) */
+    uint8_t pat[DIR_COUNT];   /* empty cells: black pattern | white << 4 */
+    uint16_t pcode[2];        /* empty cells: pattern code per colour */
+    uint8_t p4[2];            /* empty cells: threat class per colour */
+    uint8_t window[DIR_COUNT];/* stones in the window starting here: black | white << 4 */
+    uint8_t spare[2];
+} CellEval;
+
 typedef struct Pos {
     Board b;
     Rule rule;
     int table[2];                          /* pattern table per colour (index colour-1) */
-    uint32_t key[BOARD_MAX_CELLS][DIR_COUNT];   /* line keys (see pattern.h) */
-    uint8_t pat[BOARD_MAX_CELLS][DIR_COUNT];    /* empty cells: black pattern | white << 4 */
-    uint16_t pcode[BOARD_MAX_CELLS][2];    /* empty cells: pattern code per colour */
-    uint8_t p4[BOARD_MAX_CELLS][2];        /* empty cells: threat class per colour */
     int p4count[2][P4_COUNT];              /* empty cells in each class, per colour */
     int32_t pvalue;                        /* sum over empty cells of black's minus white's pattern value */
-    uint8_t window[BOARD_MAX_CELLS][DIR_COUNT]; /* stones in the window starting here: black | white << 4 */
     int32_t wsum;                          /* 5-window sum, black's point of view */
+    CellEval c[BOARD_MAX_CELLS] __attribute__((aligned(64)));
 } Pos;
 
 /* Set up an empty board of the given size and rule. False for a bad size. */
@@ -42,10 +49,10 @@ bool pos_is_consistent(const Pos *p);
 
 /* Threat class of an empty cell for a colour. */
 static inline Pattern4 pos_p4(const Pos *p, Move m, int colour) {
-    return (Pattern4)p->p4[m][colour - 1];
+    return (Pattern4)p->c[m].p4[colour - 1];
 }
 static inline Pattern pos_pattern(const Pos *p, Move m, int dir, int colour) {
-    return (Pattern)((p->pat[m][dir] >> (colour == BLACK ? 0 : 4)) & 15);
+    return (Pattern)((p->c[m].pat[dir] >> (colour == BLACK ? 0 : 4)) & 15);
 }
 static inline int pos_count(const Pos *p, int colour, Pattern4 cls) {
     return p->p4count[colour - 1][cls];

@@ -71,7 +71,7 @@ struct Engine {
 
 /* Is colour's move to empty m legal (renju: black's forbidden points)? */
 static inline bool move_legal(Pos *p, Move m, int colour) {
-    if (p->rule != RULE_RENJU || colour != BLACK || p->p4[m][0] != P4_FORBID)
+    if (p->rule != RULE_RENJU || colour != BLACK || p->c[m].p4[0] != P4_FORBID)
         return true;
     return !rule_is_forbidden(&p->b, m, RULE_RENJU);
 }

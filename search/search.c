@@ -71,7 +71,7 @@ int find_fives(const Pos *p, int colour, Move *out, int max) {
     int n = 0;
     const Board *b = &p->b;
     for (int i = 0; i < b->cand_count && n < max; i++)
-        if (p->p4[b->cand[i]][colour - 1] == P4_FIVE)
+        if (p->c[b->cand[i]].p4[colour - 1] == P4_FIVE)
             out[n++] = b->cand[i];
     return n;
 }
