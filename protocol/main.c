@@ -15,6 +15,8 @@ static void usage(FILE *f) {
                "       pbrain-quinto speed           play/undo throughput on 15x15 and 128x128\n"
                "       pbrain-quinto eval RULE SIZE x,y x,y ...\n"
                "                                     every empty cell's weight and threats\n"
+               "       pbrain-quinto ordering FILE [N]  share of VCF puzzles whose winning first\n"
+               "                                     move ranks in the top N (5) by move score\n"
                "       pbrain-quinto about\n");
 }
 
@@ -27,6 +29,8 @@ int main(int argc, char **argv) {
         return tool_speed(argc - 2, argv + 2);
     if (!strcmp(argv[1], "eval"))
         return tool_eval(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "ordering"))
+        return tool_ordering(argc - 2, argv + 2);
     if (!strcmp(argv[1], "about") || !strcmp(argv[1], "--version")) {
         printf("%s\n", session_about());
         return 0;

@@ -183,3 +183,72 @@ int tool_eval(int argc, char **argv) {
     }
     return 0;
 }
+
+/* Move-ordering quality: for each VCF puzzle of a testdata file, rank the
+ * legal candidates by eval_move_score and ask whether one of the top N wins
+ * by continuous fours (the solver's own first move, or any move that wins). */
+int tool_ordering(int argc, char **argv) {
+    if (argc < 1) {
+        fprintf(stderr, "usage: pbrain-quinto ordering FILE [N]\n");
+        return 2;
+    }
+    int top = argc > 1 ? atoi(argv[1]) : 5;
+    FILE *f = fopen(argv[0], "r");
+    if (!f) {
+        fprintf(stderr, "ordering: cannot open %s\n", argv[0]);
+        return 2;
+    }
+    static char line[65536];
+    static Record r;
+    static Pos p;
+    int total = 0, in_top = 0, unsolved = 0, first_rank_sum = 0, first_found = 0;
+    while (fgets(line, sizeof line, f)) {
+        char err[128];
+        if (!record_parse(line, &r, err, sizeof err))
+            continue;
+        pos_init(&p, r.width, r.height, r.rule);
+        for (int k = 0; k < r.count; k++)
+            r.x[k] < 0 ? pos_pass(&p) : pos_play(&p, board_move_at(&p.b, r.x[k], r.y[k]));
+        Board *b = &p.b;
+        /* candidates by score, best first (ties: lower cell) */
+        int n = 0;
+        static Move mv[BOARD_MAX_CELLS];
+        static int sc[BOARD_MAX_CELLS];
+        for (int i = 0; i < b->cand_count; i++) {
+            Move m = b->cand[i];
+            int v = eval_move_score(&p, m, b->side);
+            int j = n++;
+            while (j > 0 && (sc[j - 1] < v || (sc[j - 1] == v && mv[j - 1] > m))) {
+                mv[j] = mv[j - 1], sc[j] = sc[j - 1];
+                j--;
+            }
+            mv[j] = m, sc[j] = v;
+        }
+        bool wins = false, hit = false;
+        Move solver_first = MOVE_NONE;
+        search_vcf_first_moves(&p, MOVE_NONE, 2000000, &wins, &solver_first);
+        if (solver_first == MOVE_NONE) {
+            unsolved++;
+            continue;
+        }
+        total++;
+        for (int i = 0; i < n; i++)
+            if (mv[i] == solver_first) {
+                first_rank_sum += i + 1;
+                first_found++;
+                hit |= i < top;
+                break;
+            }
+        for (int i = 0; i < n && i < top && !hit; i++) {
+            search_vcf_first_moves(&p, mv[i], 2000000, &wins, NULL);
+            hit |= wins;
+        }
+        in_top += hit;
+    }
+    fclose(f);
+    printf("%s: %d of %d VCF puzzles (%.1f%%) have a winning first move in the top %d by move "
+           "score; the solver's first move ranks %.2f on average; %d puzzles without a VCF found\n",
+           argv[0], in_top, total, total ? 100.0 * in_top / total : 0.0, top,
+           first_found ? (double)first_rank_sum / first_found : 0.0, unsolved);
+    return 0;
+}

@@ -80,6 +80,12 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
 /* Ask a running engine_think to return as soon as possible (any thread). */
 void engine_stop(Engine *e);
 
+/* Does the side to move win by continuous fours when it starts with m (a
+ * five, an open four, or a four whose forced block leaves a VCF)? Budget in
+ * solver nodes; false when it runs out. *first_win receives the solver's own
+ * first move for the position (MOVE_NONE if it finds none). */
+bool search_vcf_first_moves(const Pos *p, Move m, uint64_t budget, bool *wins, Move *first_win);
+
 /* Monotonic clock in nanoseconds. */
 int64_t now_ns(void);
 

@@ -8,6 +8,7 @@
  * attacker no open-four point, and every four of its own, and also wins the
  * argument if it has a VCF of its own. Renju: black never plays a forbidden
  * point, and white wins where black's only block is forbidden. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -244,4 +245,37 @@ bool vct_solve(SearchThread *t, int depth, Move *first) {
     if (ok && first)
         *first = m;
     return ok && m != MOVE_NONE;
+}
+
+bool search_vcf_first_moves(const Pos *p, Move m, uint64_t budget, bool *wins, Move *first_win) {
+    SearchThread *t = calloc(1, sizeof *t);
+    Engine *e = engine_new();
+    if (!t || !e) {
+        free(t);
+        engine_free(e);
+        return false;
+    }
+    t->eng = e;
+    t->threat_deadline_ns = INT64_MAX;
+    memcpy(&t->pos, p, sizeof *p);
+    Pos *q = &t->pos;
+    int s = q->b.side;
+    t->threat_budget = budget;
+    Move f = MOVE_NONE;
+    if (first_win)
+        *first_win = vcf_solve(t, 120, &f) ? f : MOVE_NONE;
+    *wins = false;
+    if (q->b.cell[m] == EMPTY && move_legal(q, m, s)) {
+        Move tmp;
+        t->threat_nodes = 0;
+        t->aborted = false;
+        if (find_fives(q, s, &tmp, 1) && tmp == m)
+            *wins = true;
+        else if (makes_four(q, m, s))
+            *wins = vcf_four(t, m, 120);
+    }
+    bool complete = !t->aborted;
+    free(t);
+    engine_free(e);
+    return complete;
 }
