@@ -208,8 +208,8 @@ void pattern_code_decode(int pcode, Pattern out[4]) {
 
 /* ---- Table construction ---- */
 
-static void build_tables(void) {
-    /* side ids */
+/* Side ids and pattern codes: shared by every rule. */
+static void build_base(void) {
     uint8_t id_of[1 << 10];
     memset(id_of, 0xFF, sizeof id_of);
     half_count = 0;
@@ -236,25 +236,6 @@ static void build_tables(void) {
             }
             pattern_half[colour - 1][h] = id_of[canon_half(rel)];
         }
-    /* classification of every pair of side shapes, per rule and colour */
-    uint8_t *memo = malloc(1u << LINE_KEY_BITS);
-    for (int rule = 0; rule < RULE_COUNT; rule++)
-        for (int colour = BLACK; colour <= WHITE; colour++) {
-            Gen g = {(Rule)rule, colour, memo};
-            memset(memo, 0xFF, 1u << LINE_KEY_BITS);
-            int t = pattern_table((Rule)rule, colour);
-            for (int l = 0; l < half_count; l++)
-                for (int r = 0; r < half_count; r++) {
-                    int c[11];
-                    c[5] = L_OWN;
-                    for (int k = 1; k <= 5; k++) {
-                        c[5 - k] = (half_repr[l] >> (2 * (k - 1))) & 3;
-                        c[5 + k] = (half_repr[r] >> (2 * (k - 1))) & 3;
-                    }
-                    pattern_lut[t][l][r] = (uint8_t)classify(&g, c);
-                }
-        }
-    free(memo);
     /* pattern codes: sorted 4-tuples numbered in order */
     int next = 0;
     static int16_t code_of_sorted[PAT_COUNT][PAT_COUNT][PAT_COUNT][PAT_COUNT];
@@ -279,19 +260,53 @@ static void build_tables(void) {
                         }
                     pattern_code_lut[a][b][c][d] = (uint16_t)code_of_sorted[v[0]][v[1]][v[2]][v[3]];
                 }
-    for (int rule = 0; rule < RULE_COUNT; rule++)
-        for (int colour = BLACK; colour <= WHITE; colour++)
-            for (int pc = 0; pc < PCODE_COUNT; pc++)
-                pattern4_lut[pattern_table((Rule)rule, colour)][pc] =
-                    (uint8_t)pattern4_classify((Rule)rule, colour, code_patterns[pc]);
 }
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* The classification of every pair of side shapes and the threat classes,
+ * for one rule and both colours. */
+static void build_rule(Rule rule) {
+    uint8_t *memo = malloc(1u << LINE_KEY_BITS);
+    if (!memo)
+        abort();
+    for (int colour = BLACK; colour <= WHITE; colour++) {
+        Gen g = {rule, colour, memo};
+        memset(memo, 0xFF, 1u << LINE_KEY_BITS);
+        int t = pattern_table(rule, colour);
+        for (int l = 0; l < half_count; l++)
+            for (int r = 0; r < half_count; r++) {
+                int c[11];
+                c[5] = L_OWN;
+                for (int k = 1; k <= 5; k++) {
+                    c[5 - k] = (half_repr[l] >> (2 * (k - 1))) & 3;
+                    c[5 + k] = (half_repr[r] >> (2 * (k - 1))) & 3;
+                }
+                pattern_lut[t][l][r] = (uint8_t)classify(&g, c);
+            }
+        for (int pc = 0; pc < PCODE_COUNT; pc++)
+            pattern4_lut[t][pc] = (uint8_t)pattern4_classify(rule, colour, code_patterns[pc]);
+    }
+    free(memo);
+}
 
-void pattern_init(void) { pthread_once(&once, build_tables); }
+static pthread_once_t base_once = PTHREAD_ONCE_INIT;
+static pthread_once_t rule_once[RULE_COUNT] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                               PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                               PTHREAD_ONCE_INIT};
+static void build_freestyle(void) { build_rule(RULE_FREESTYLE); }
+static void build_standard(void) { build_rule(RULE_STANDARD); }
+static void build_renju(void) { build_rule(RULE_RENJU); }
+static void build_caro8(void) { build_rule(RULE_CARO8); }
+static void build_caro9(void) { build_rule(RULE_CARO9); }
+static void (*const rule_builders[RULE_COUNT])(void) = {build_freestyle, build_standard, build_renju,
+                                                        build_caro8, build_caro9};
+
+void pattern_init(Rule rule) {
+    pthread_once(&base_once, build_base);
+    pthread_once(&rule_once[rule], rule_builders[rule]);
+}
 
 Pattern pattern_of(Rule rule, int colour, uint32_t key) {
-    pattern_init();
+    pattern_init(rule);
     return pattern_fast(pattern_table(rule, colour), colour, key);
 }
 

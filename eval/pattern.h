@@ -58,9 +58,9 @@ typedef enum {
 
 enum { PCODE_COUNT = 2380, LINE_KEY_BITS = 20 };
 
-/* Build every table. Idempotent and thread-safe; the first call takes a few
- * milliseconds. */
-void pattern_init(void);
+/* Build the tables a rule needs (and the shared ones). Idempotent and
+ * thread-safe; the first call for a rule takes about a millisecond. */
+void pattern_init(Rule rule);
 
 /* Table index of a rule and colour. */
 static inline int pattern_table(Rule rule, int colour) { return (int)rule * 2 + (colour - 1); }

@@ -111,7 +111,7 @@ static void recompute(Pos *q) {
 }
 
 void pos_set_rule(Pos *p, Rule rule) {
-    weights_init();
+    weights_init(rule);
     p->rule = rule;
     p->table[0] = pattern_table(rule, BLACK);
     p->table[1] = pattern_table(rule, WHITE);

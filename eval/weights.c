@@ -16,9 +16,10 @@ const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400,
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
 
-static void build(void) {
-    pattern_init();
-    for (int t = 0; t < RULE_COUNT * 2; t++)
+static void build(Rule rule) {
+    pattern_init(rule);
+    for (int colour = BLACK; colour <= WHITE; colour++) {
+        int t = pattern_table(rule, colour);
         for (int pc = 0; pc < PCODE_COUNT; pc++) {
             Pattern p[4];
             pattern_code_decode(pc, p);
@@ -33,8 +34,16 @@ static void build(void) {
             pcode_eval[t][pc] = (int16_t)e;
             pcode_score[t][pc] = (int16_t)s;
         }
+    }
 }
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_once_t once[RULE_COUNT] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                          PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
+static void build0(void) { build(RULE_FREESTYLE); }
+static void build1(void) { build(RULE_STANDARD); }
+static void build2(void) { build(RULE_RENJU); }
+static void build3(void) { build(RULE_CARO8); }
+static void build4(void) { build(RULE_CARO9); }
+static void (*const builders[RULE_COUNT])(void) = {build0, build1, build2, build3, build4};
 
-void weights_init(void) { pthread_once(&once, build); }
+void weights_init(Rule rule) { pthread_once(&once[rule], builders[rule]); }

@@ -23,7 +23,7 @@ extern const int16_t P4_SCORE[P4_COUNT];
 extern int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 extern int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
 
-/* Build the pattern tables and the derived tables (idempotent, thread-safe). */
-void weights_init(void);
+/* Build a rule's pattern tables and derived tables (idempotent, thread-safe). */
+void weights_init(Rule rule);
 
 #endif
