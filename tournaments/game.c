@@ -15,6 +15,8 @@ static const char *const reason_names[] = {
 
 const char *end_reason_name(EndReason r) { return reason_names[r]; }
 
+enum { SUSPEND_GRACE_MS = 20 };
+
 static int64_t ms_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -251,8 +253,14 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
             break;
         }
         int64_t spent = ms_now() - t0;
-        if (cfg->suspend && fail == END_NONE)
+        if (cfg->suspend && fail == END_NONE) {
+            /* a grace period: a brain that is stopped the instant it prints
+             * its move may not have left its thinking state, and then drops
+             * the next command (seen with Rapfi) */
+            struct timespec grace = {0, SUSPEND_GRACE_MS * 1000000L};
+            nanosleep(&grace, NULL);
             child_suspend(c);
+        }
         long peak = child_peak_kib(c);
         if (peak > res->peak_kib[mover])
             res->peak_kib[mover] = peak;
