@@ -5,22 +5,23 @@
 #   make debug         an -O0 -g3 build with assertions (consistency checks after every move)
 #   make bench         play/undo micro-benchmark and the search bench
 #   make clean
-# CC=clang make works the same. Check (libcheck) is needed for the tests only.
+# CC=clang make works the same; CFLAGS=... adds flags (make CFLAGS=-Werror).
+# Check (libcheck) is needed for the tests only.
 
 CC       ?= cc
 CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 OPT      ?= -O3 -DNDEBUG
-CFLAGS   += $(CSTD) $(WARN) $(OPT) -pthread -MMD -MP
-LDLIBS   += -pthread -lm
+override CFLAGS += $(CSTD) $(WARN) $(OPT) -pthread -MMD -MP
+override LDLIBS += -pthread -lm
 SHARED   ?= $(abspath ../shared)
 
 BUILD    ?= build/release
 ifeq ($(SANITIZE),1)
   BUILD  := build/sanitize
   OPT    := -O1 -g -fno-omit-frame-pointer
-  CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined
-  LDFLAGS += -fsanitize=address,undefined
+  override CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined
+  override LDFLAGS += -fsanitize=address,undefined
 endif
 ifeq ($(DEBUG),1)
   BUILD  := build/debug
@@ -28,7 +29,7 @@ ifeq ($(DEBUG),1)
 endif
 
 GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
-CFLAGS   += -DQUINTO_REV=\"$(GIT_REV)\"
+override CFLAGS += -DQUINTO_REV=\"$(GIT_REV)\"
 
 LIB_SRC  := $(wildcard brain/*.c eval/*.c search/*.c) $(filter-out protocol/main.c,$(wildcard protocol/*.c))
 MGR_SRC  := $(filter-out tournaments/main.c,$(wildcard tournaments/*.c))
@@ -58,7 +59,7 @@ $(BUILD)/%.o: %.c
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
-$(BUILD)/tests/%.o: CFLAGS += $(CHECK_CFLAGS)
+$(BUILD)/tests/%.o: override CFLAGS += $(CHECK_CFLAGS)
 
 $(BUILD)/quinto-tests: $(TEST_OBJ) $(MGR_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
