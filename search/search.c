@@ -53,18 +53,22 @@ void search_limits_default(SearchLimits *l) {
 
 /* ---- helpers shared with threat.c ---- */
 
+/* Renju black: does the FORBID-class cell m hold pattern a or b on some line
+ * while not truly forbidden (a false three-three or the like)? */
+static bool legal_forbid_holding(Pos *p, Move m, int colour, Pattern a, Pattern b) {
+    for (int d = 0; d < DIR_COUNT; d++) {
+        Pattern pt = pos_pattern(p, m, d, colour);
+        if (pt == a || pt == b)
+            return move_legal(p, m, colour);
+    }
+    return false;
+}
+
 bool makes_four(Pos *p, Move m, int colour) {
     Pattern4 cls = pos_p4(p, m, colour);
     if (cls >= P4_BLOCK4 && cls <= P4_FLEX4)
         return true;
-    if (cls != P4_FORBID)
-        return false;
-    for (int d = 0; d < DIR_COUNT; d++) {
-        Pattern pt = pos_pattern(p, m, d, colour);
-        if (pt == PAT_B4 || pt == PAT_F4)
-            return move_legal(p, m, colour);
-    }
-    return false;
+    return cls == P4_FORBID && legal_forbid_holding(p, m, colour, PAT_B4, PAT_F4);
 }
 
 int find_fives(const Pos *p, int colour, Move *out, int max) {
@@ -87,13 +91,8 @@ int find_flex4(Pos *p, int colour, Move *out, int max) {
         Pattern4 cls = pos_p4(p, c, colour);
         if (cls == P4_FLEX4)
             out[n++] = c;
-        else if (hidden && cls == P4_FORBID) {
-            bool f4 = false;
-            for (int d = 0; d < DIR_COUNT; d++)
-                f4 |= pos_pattern(p, c, d, colour) == PAT_F4;
-            if (f4 && move_legal(p, c, colour))
-                out[n++] = c;
-        }
+        else if (hidden && cls == P4_FORBID && legal_forbid_holding(p, c, colour, PAT_F4, PAT_F4))
+            out[n++] = c;
     }
     return n;
 }
@@ -102,14 +101,7 @@ bool makes_three(Pos *p, Move m, int colour) {
     Pattern4 cls = pos_p4(p, m, colour);
     if (cls == P4_FLEX3 || cls == P4_FLEX3_PLUS || cls == P4_FLEX3_2X)
         return true;
-    if (cls != P4_FORBID)
-        return false;
-    for (int d = 0; d < DIR_COUNT; d++) {
-        Pattern pt = pos_pattern(p, m, d, colour);
-        if (pt == PAT_F3 || pt == PAT_F3S)
-            return move_legal(p, m, colour);
-    }
-    return false;
+    return cls == P4_FORBID && legal_forbid_holding(p, m, colour, PAT_F3, PAT_F3S);
 }
 
 static inline int32_t value_to_tt(int32_t v, int ply) {

@@ -39,6 +39,21 @@ static void vcf_note_fail(SearchThread *t, uint64_t key, int depth) {
 
 static bool vcf_rec(SearchThread *t, int depth, Move *first);
 
+/* What the fives decide for the attacker (side to move): 1 it has one (a
+ * win, *first set), -1 the defender has two or more (no line goes on), 0 go
+ * on; of[0] is then the defender's five point if *nof is 1. */
+static int fives_first(Pos *p, Move *first, Move of[2], int *nof) {
+    int s = p->b.side;
+    Move m;
+    if (find_fives(p, s, &m, 1)) {
+        if (first)
+            *first = m;
+        return 1;
+    }
+    *nof = find_fives(p, opponent(s), of, 2);
+    return *nof >= 2 ? -1 : 0;
+}
+
 /* The attacker (side to move) plays four f; the defender must block. */
 static bool vcf_four(SearchThread *t, Move f, int depth) {
     Pos *p = &t->pos;
@@ -66,18 +81,14 @@ static bool vcf_four(SearchThread *t, Move f, int depth) {
 static bool vcf_rec(SearchThread *t, int depth, Move *first) {
     Pos *p = &t->pos;
     Board *b = &p->b;
-    int s = b->side, o = opponent(s);
-    Move m;
-    if (find_fives(p, s, &m, 1)) {
-        if (first)
-            *first = m;
-        return true;
-    }
-    Move of[2];
-    int nof = find_fives(p, o, of, 2);
+    int s = b->side, nof;
+    Move m, of[2];
+    int f = fives_first(p, first, of, &nof);
+    if (f)
+        return f > 0;
     if (nof) {
         /* we must block; the line goes on only if the block is a four */
-        if (nof >= 2 || !move_legal(p, of[0], s) || !makes_four(p, of[0], s) || depth <= 0)
+        if (!move_legal(p, of[0], s) || !makes_four(p, of[0], s) || depth <= 0)
             return false;
         if (vcf_four(t, of[0], depth)) {
             if (first)
@@ -183,18 +194,14 @@ static bool vct_attack(SearchThread *t, Move a, int depth) {
 static bool vct_rec(SearchThread *t, int depth, Move *first) {
     Pos *p = &t->pos;
     Board *b = &p->b;
-    int s = b->side, o = opponent(s);
-    Move m;
-    if (find_fives(p, s, &m, 1)) {
-        if (first)
-            *first = m;
-        return true;
-    }
-    Move of[2];
-    int nof = find_fives(p, o, of, 2);
+    int s = b->side, nof;
+    Move m, of[2];
+    int f = fives_first(p, first, of, &nof);
+    if (f)
+        return f > 0;
     if (nof) {
         /* forced to block: the attack goes on only if the block keeps a threat */
-        if (nof >= 2 || !move_legal(p, of[0], s) || depth <= 0)
+        if (!move_legal(p, of[0], s) || depth <= 0)
             return false;
         if (vct_attack(t, of[0], depth)) {
             if (first)
