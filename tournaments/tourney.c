@@ -187,8 +187,13 @@ static void report(Run *r) {
                 w += p->w + q->l, l += p->l + q->w, d += p->d + q->d;
             }
             EloEstimate e = elo_estimate(w, l, d);
-            fprintf(o, "%4d  %-20s %+6.0f %6.0f %6d %6.1f%%\n", k + 1, cfg->engines[i].name, e.elo,
-                    isinf(e.margin) ? 0.0 : e.margin, w + l + d, 100 * e.score);
+            char margin[16];
+            if (isinf(e.margin))
+                snprintf(margin, sizeof margin, "inf");
+            else
+                snprintf(margin, sizeof margin, "%.0f", e.margin);
+            fprintf(o, "%4d  %-20s %+6.0f %6s %6d %6.1f%%\n", k + 1, cfg->engines[i].name, e.elo,
+                    margin, w + l + d, 100 * e.score);
         }
     }
     fprintf(o, "\n");
