@@ -348,6 +348,8 @@ static void *puzzle_worker(void *arg) {
                     ok ? "solved" : "failed", solver == BLACK ? "black" : "white",
                     end_reason_name(res.reason), res.detail[0] ? res.detail : "-",
                     res.moves->count - res.opening_stones, (long long)spent, rec->source);
+        if (pr->results)
+            fflush(pr->results);
         fprintf(cfg->out, "%spuzzles %d/%d  solved %d (%.1f%%)%s", cfg->live ? "\r" : "", pr->done,
                 pr->count, pr->solved, 100.0 * pr->solved / pr->done, cfg->live ? "   " : "\n");
         fflush(cfg->out);
