@@ -2,6 +2,7 @@
 #include "board.h"
 
 #include <assert.h>
+#include <pthread.h>
 #include <string.h>
 
 /* Debug builds (make debug) recompute everything after every play and undo. */
@@ -15,7 +16,7 @@
 
 static uint64_t zob_stone[2][BOARD_MAX_CELLS];
 static uint64_t zob_side;
-static bool zob_ready;
+static pthread_once_t zob_once = PTHREAD_ONCE_INIT;
 
 static uint64_t splitmix64(uint64_t *s) {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
@@ -24,16 +25,16 @@ static uint64_t splitmix64(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
-static void zobrist_init(void) {
-    if (zob_ready)
-        return;
+static void zobrist_fill(void) {
     uint64_t s = 0x51A7C0DE2026ULL;
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < BOARD_MAX_CELLS; i++)
             zob_stone[c][i] = splitmix64(&s);
     zob_side = splitmix64(&s);
-    zob_ready = true;
 }
+
+/* Thread-safe: boards are made on several threads (the manager's workers). */
+static void zobrist_init(void) { pthread_once(&zob_once, zobrist_fill); }
 
 uint64_t zobrist_stone(int colour, Move m) { return zob_stone[colour - 1][m]; }
 uint64_t zobrist_side(void) { return zob_side; }

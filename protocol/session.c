@@ -61,6 +61,7 @@ typedef struct {
     bool rule_dirty;         /* a rule change waits for the search to end */
     ThinkKind think;
     int64_t cmd_ns;
+    SearchLimits limits;     /* snapshot for the running search (made by the reader) */
 } Session;
 
 static void out_line(Session *s, const char *fmt, ...) {
@@ -119,8 +120,7 @@ static void make_limits(Session *s, SearchLimits *l) {
 
 /* Score of the side to move after a short look (swap decisions). */
 static int32_t quick_score(Session *s, int64_t ms, Move *best) {
-    SearchLimits l;
-    make_limits(s, &l);
+    SearchLimits l = s->limits;
     l.turn_ms = ms;
     l.match_ms = 0;
     l.time_left_ms = INT64_MAX;
@@ -141,12 +141,12 @@ static void swap2_open(Session *s) {
     Board *b = &s->pos->b;
     int cx = b->width / 2, cy = b->height / 2, best_i = 0;
     int32_t best_abs = INT32_MAX;
-    int64_t each = s->timeout_turn > 0 ? s->timeout_turn / 12 : 100;
+    int64_t each = s->limits.turn_ms > 0 ? s->limits.turn_ms / 12 : 100;
     if (each > 500)
         each = 500;
     for (int i = 0; i < 6; i++) {
         board_clear(b);
-        pos_set_rule(s->pos, s->rule);
+        pos_set_rule(s->pos, s->pos->rule); /* not s->rule: the reader may change it */
         for (int k = 0; k < 3; k++)
             pos_play(s->pos, board_move_at(b, cx + shapes[i][2 * k], cy + shapes[i][2 * k + 1]));
         int32_t v = quick_score(s, each, NULL);
@@ -173,10 +173,8 @@ static void search_body(Session *s) {
         swap2_open(s);
         return;
     }
-    SearchLimits l;
-    make_limits(s, &l);
     SearchInfo info;
-    Move m = engine_think(s->engine, s->pos, &l, report, s, &info);
+    Move m = engine_think(s->engine, s->pos, &s->limits, report, s, &info);
     Board *b = &s->pos->b;
     if (m == MOVE_NONE) {
         out_line(s, "ERROR no move: the board is full");
@@ -216,6 +214,7 @@ static bool search_running(Session *s) {
 
 static void think(Session *s, ThinkKind kind) {
     flush_pending(s);
+    make_limits(s, &s->limits); /* the search thread reads only this snapshot */
     s->think = kind;
     s->searching = true;
     atomic_store(&s->search_done, false);

@@ -31,7 +31,7 @@ typedef struct SearchThread {
     Pos pos;
     struct Engine *eng;
     int id;
-    uint64_t nodes;
+    _Atomic uint64_t nodes;       /* written by its thread only; read by the others */
     int seldepth;
     bool aborted;
     Stack stack[MAX_PLY + 8];
@@ -100,6 +100,14 @@ bool vcf_solve(SearchThread *t, int depth, Move *first);
 bool vct_solve(SearchThread *t, int depth, Move *first);
 
 uint64_t rng_next(uint64_t *s);
+
+/* Count a node: relaxed atomics, a plain load, add and store on x86. */
+static inline uint64_t node_count(const SearchThread *t) {
+    return atomic_load_explicit(&t->nodes, memory_order_relaxed);
+}
+static inline void node_inc(SearchThread *t) {
+    atomic_store_explicit(&t->nodes, node_count(t) + 1, memory_order_relaxed);
+}
 
 /* Main thread: stop the engine when its hard deadline or node cap is reached. */
 void search_check_time(SearchThread *t);

@@ -120,7 +120,7 @@ void search_check_time(SearchThread *t) {
     if (e->limits.max_nodes) {
         uint64_t n = 0;
         for (int i = 0; i < e->thread_count; i++)
-            n += e->threads[i]->nodes;
+            n += node_count(e->threads[i]);
         if (n >= e->limits.max_nodes)
             atomic_store(&e->stop, true);
     }
@@ -129,7 +129,7 @@ void search_check_time(SearchThread *t) {
 static inline bool should_abort(SearchThread *t) {
     if (t->done_depth == 0 && t->id == 0)
         return false; /* depth 1 always completes: there is always a searched move */
-    if (t->id == 0 && (t->nodes & 1023) == 0)
+    if (t->id == 0 && (node_count(t) & 1023) == 0)
         search_check_time(t);
     if (atomic_load_explicit(&t->eng->stop, memory_order_relaxed))
         t->aborted = true;
@@ -331,7 +331,7 @@ static bool near_cell(const Board *b, Move a, Move c) {
 
 static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, int qply) {
     Pos *p = &t->pos;
-    t->nodes++;
+    node_inc(t);
     if (ply > t->seldepth)
         t->seldepth = ply;
     if (should_abort(t))
@@ -406,7 +406,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         return qsearch(t, alpha, beta, ply, 0);
     Pos *p = &t->pos;
     t->pv_len[ply] = ply;
-    t->nodes++;
+    node_inc(t);
     if (ply > t->seldepth)
         t->seldepth = ply;
     if (should_abort(t))
@@ -559,7 +559,7 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
         RootMove *rm = &t->root[i];
         pos_play(p, rm->move);
         t->stack[0].move = rm->move;
-        t->nodes++;
+        node_inc(t);
         int32_t v;
         if (i == 0) {
             v = -search(t, -beta, -alpha, depth - 1, 1, true, false);
@@ -656,7 +656,7 @@ static void copy_result(SearchThread *t, int depth, int32_t score) {
 static uint64_t total_nodes(const Engine *e) {
     uint64_t n = 0;
     for (int i = 0; i < e->thread_count; i++)
-        n += e->threads[i]->nodes + e->threads[i]->threat_nodes;
+        n += node_count(e->threads[i]) + e->threads[i]->threat_nodes;
     return n;
 }
 
@@ -854,7 +854,7 @@ static void thread_prepare(SearchThread *t, Engine *e, int id, const Pos *p) {
     memcpy(&t->pos, p, sizeof *p);
     t->eng = e;
     t->id = id;
-    t->nodes = 0;
+    atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
     t->threat_nodes = 0;
     t->threat_budget = 0;
     t->threat_deadline_ns = INT64_MAX;

@@ -387,6 +387,7 @@ START_TEST(test_stop_commands) {
     for (int i = 0; i < 3; i++) {
         Child *c = brain();
         child_send(c, "INFO timeout_turn 60000");
+        child_send(c, "INFO thread_num %d", i + 1); /* lazy SMP with 2 and 3 threads too */
         busy_position(c);
         child_send(c, "DONE");
         struct timespec ts = {0, 400 * 1000000};

@@ -318,7 +318,7 @@ int main(int argc, char **argv) {
         /* the brain beside this program */
         EngineSpec *e = &cfg.engines[cfg.engine_count++];
         engine_defaults(e);
-        char self[1024];
+        char self[900];
         ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
         self[n > 0 ? n : 0] = 0;
         char *slash = strrchr(self, '/');
