@@ -1,2 +1,0 @@
-build/release/brain/board.o: brain/board.c brain/board.h
-brain/board.h:

@@ -1,3 +1,0 @@
-build/release/brain/rules.o: brain/rules.c brain/rules.h brain/board.h
-brain/rules.h:
-brain/board.h:
