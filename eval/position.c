@@ -36,12 +36,16 @@ static inline void cell_account(Pos *p, int m, int sign) {
                          pcode_eval[p->table[1]][p->c[m].pcode[1]]);
 }
 
-/* Re-derive the pattern of empty cell m along d, and its codes and classes. */
-static inline void cell_refresh_dir(Pos *p, int m, int d) {
+/* Both colours' patterns of empty cell m along d, from its line key. */
+static inline uint8_t line_patterns(const Pos *p, int m, int d) {
     uint32_t key = p->c[m].key[d];
     unsigned pb = pattern_fast(p->table[0], BLACK, key);
     unsigned pw = pattern_fast(p->table[1], WHITE, key);
-    p->c[m].pat[d] = (uint8_t)(pb | pw << 4);
+    return (uint8_t)(pb | pw << 4);
+}
+
+/* Pattern codes and threat classes of cell m from its four patterns. */
+static inline void cell_derive(Pos *p, int m) {
     const uint8_t *q = p->c[m].pat;
     int cb = pattern_code(q[0] & 15, q[1] & 15, q[2] & 15, q[3] & 15);
     int cw = pattern_code(q[0] >> 4, q[1] >> 4, q[2] >> 4, q[3] >> 4);
@@ -54,21 +58,12 @@ static inline void cell_refresh_dir(Pos *p, int m, int d) {
 /* An empty cell's line along d changed: re-derive its pattern, and only if
  * that differs its codes, classes, counts and value. */
 static inline void cell_update(Pos *p, int m, int d) {
-    uint32_t key = p->c[m].key[d];
-    unsigned pb = pattern_fast(p->table[0], BLACK, key);
-    unsigned pw = pattern_fast(p->table[1], WHITE, key);
-    uint8_t np = (uint8_t)(pb | pw << 4);
+    uint8_t np = line_patterns(p, m, d);
     if (np == p->c[m].pat[d])
         return;
     cell_account(p, m, -1);
     p->c[m].pat[d] = np;
-    const uint8_t *q = p->c[m].pat;
-    int cb = pattern_code(q[0] & 15, q[1] & 15, q[2] & 15, q[3] & 15);
-    int cw = pattern_code(q[0] >> 4, q[1] >> 4, q[2] >> 4, q[3] >> 4);
-    p->c[m].pcode[0] = (uint16_t)cb;
-    p->c[m].pcode[1] = (uint16_t)cw;
-    p->c[m].p4[0] = (uint8_t)pattern4_of(p->table[0], cb);
-    p->c[m].p4[1] = (uint8_t)pattern4_of(p->table[1], cw);
+    cell_derive(p, m);
     cell_account(p, m, +1);
 }
 
@@ -105,7 +100,8 @@ static void recompute(Pos *q) {
             if (b->cell[m] != EMPTY)
                 continue;
             for (int d = 0; d < DIR_COUNT; d++)
-                cell_refresh_dir(q, m, d);
+                q->c[m].pat[d] = line_patterns(q, m, d);
+            cell_derive(q, m);
             cell_account(q, m, +1);
         }
 }

@@ -329,14 +329,20 @@ static bool near_cell(const Board *b, Move a, Move c) {
     return d <= 2 || (d <= 4 && (dx == 0 || dy == 0 || dx == dy));
 }
 
-static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, int qply) {
-    Pos *p = &t->pos;
+/* Every node: count it, note its ply, stop when told to, and return what the
+ * threat counters prove at once (VALUE_NONE: search on). */
+static inline int32_t node_enter(SearchThread *t, int ply) {
     node_inc(t);
     if (ply > t->seldepth)
         t->seldepth = ply;
     if (should_abort(t))
         return 0;
-    int32_t q = quick_result(p, ply);
+    return quick_result(&t->pos, ply);
+}
+
+static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, int qply) {
+    Pos *p = &t->pos;
+    int32_t q = node_enter(t, ply);
     if (q != VALUE_NONE)
         return q;
     int s = p->b.side, o = opponent(s);
@@ -406,12 +412,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         return qsearch(t, alpha, beta, ply, 0);
     Pos *p = &t->pos;
     t->pv_len[ply] = ply;
-    node_inc(t);
-    if (ply > t->seldepth)
-        t->seldepth = ply;
-    if (should_abort(t))
-        return 0;
-    int32_t q = quick_result(p, ply);
+    int32_t q = node_enter(t, ply);
     if (q != VALUE_NONE)
         return q;
     if (p->b.stones == p->b.width * p->b.height)

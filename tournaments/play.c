@@ -548,7 +548,7 @@ static void draw(Play *g) {
                (long long)(g->time_left[WHITE] % 1000 / 100));
     printf("\r\n    ");
     for (int x = g->vx; x < g->vx + vis_w; x++) {
-        char name[8];
+        char name[16];
         if (g->show_xy)
             snprintf(name, sizeof name, "%d", x);
         else {
