@@ -51,6 +51,22 @@ static int64_t wall_ms(void) {
 
 static Record empty_opening;
 
+/* Run fn(arg) on n threads (1..64) and wait for them all; on this thread if
+ * none can be started. */
+static void run_workers(void *(*fn)(void *), void *arg, int n) {
+    pthread_t th[64];
+    int started = 0;
+    if (n < 1)
+        n = 1;
+    for (int i = 0; i < n && i < 64; i++)
+        if (pthread_create(&th[i], NULL, fn, arg) == 0)
+            started++;
+    if (!started)
+        fn(arg);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+}
+
 static void progress(Run *r) {
     TourneyConfig *cfg = r->cfg;
     PairStats *p = &r->pairs[0 * cfg->engine_count + 1];
@@ -275,16 +291,7 @@ int tourney_run(TourneyConfig *cfg) {
     if (cfg->sgf_dir)
         mkdir(cfg->sgf_dir, 0755);
     r.t0 = wall_ms();
-    int conc = cfg->concurrency > 0 ? cfg->concurrency : 1;
-    pthread_t th[64];
-    int started = 0;
-    for (int i = 0; i < conc && i < 64; i++)
-        if (pthread_create(&th[i], NULL, worker, &r) == 0)
-            started++;
-    if (!started)
-        worker(&r);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    run_workers(worker, &r, cfg->concurrency);
     report(&r);
     if (r.results)
         fclose(r.results);
@@ -379,16 +386,7 @@ int puzzles_run(PuzzleConfig *cfg) {
     if (cfg->results_path)
         pr.results = fopen(cfg->results_path, "w");
     int64_t t0 = wall_ms();
-    int conc = cfg->concurrency > 0 ? cfg->concurrency : 1;
-    pthread_t th[64];
-    int started = 0;
-    for (int i = 0; i < conc && i < 64; i++)
-        if (pthread_create(&th[i], NULL, puzzle_worker, &pr) == 0)
-            started++;
-    if (!started)
-        puzzle_worker(&pr);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    run_workers(puzzle_worker, &pr, cfg->concurrency);
     if (cfg->live)
         fprintf(cfg->out, "\n");
     fprintf(cfg->out,
