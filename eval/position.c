@@ -172,14 +172,6 @@ void pos_undo(Pos *p) {
     ASSERT_POS(p);
 }
 
-Move pos_find_p4(const Pos *p, int colour, Pattern4 cls) {
-    const Board *b = &p->b;
-    for (int i = 0; i < b->cand_count; i++)
-        if (p->c[b->cand[i]].p4[colour - 1] == cls)
-            return b->cand[i];
-    return MOVE_NONE;
-}
-
 bool pos_is_consistent(const Pos *p) {
     const Board *b = &p->b;
     if (!board_is_consistent(b))

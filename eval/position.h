@@ -58,7 +58,4 @@ static inline int pos_count(const Pos *p, int colour, Pattern4 cls) {
     return p->p4count[colour - 1][cls];
 }
 
-/* First candidate cell where `colour` has threat class `cls` (MOVE_NONE if none). */
-Move pos_find_p4(const Pos *p, int colour, Pattern4 cls);
-
 #endif

@@ -220,34 +220,21 @@ void codec_parse_reply(const char *line, Reply *r) {
     char word[64];
     const char *rest = first_word(p, word, sizeof word);
     snprintf(r->text, sizeof r->text, "%s", rest);
-    if (!strcmp(word, "MESSAGE")) {
-        r->kind = REPLY_MESSAGE;
-        return;
-    }
-    if (!strcmp(word, "DEBUG")) {
-        r->kind = REPLY_DEBUG;
-        return;
-    }
-    if (!strcmp(word, "ERROR")) {
-        r->kind = REPLY_ERROR;
-        return;
-    }
-    if (!strcmp(word, "UNKNOWN")) {
-        r->kind = REPLY_UNKNOWN;
-        return;
-    }
-    if (!strcmp(word, "FORBID")) {
-        r->kind = REPLY_FORBID;
-        return;
-    }
-    if (!strcmp(word, "OK") && !*rest) {
-        r->kind = REPLY_OK;
-        return;
-    }
-    if (!strcmp(word, "SWAP") && !*rest) {
-        r->kind = REPLY_SWAP;
-        return;
-    }
+    static const struct {
+        const char *word;
+        ReplyKind kind;
+        bool alone; /* nothing may follow the word */
+    } table[] = {
+        {"MESSAGE", REPLY_MESSAGE, false}, {"DEBUG", REPLY_DEBUG, false},
+        {"ERROR", REPLY_ERROR, false},     {"UNKNOWN", REPLY_UNKNOWN, false},
+        {"FORBID", REPLY_FORBID, false},   {"OK", REPLY_OK, true},
+        {"SWAP", REPLY_SWAP, true},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (!strcmp(word, table[i].word) && (!table[i].alone || !*rest)) {
+            r->kind = table[i].kind;
+            return;
+        }
     if (!strcmp(word, "SUGGEST") && codec_parse_xy(rest, &r->x, &r->y)) {
         r->kind = REPLY_SUGGEST;
         return;

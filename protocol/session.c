@@ -186,10 +186,7 @@ static void search_body(Session *s) {
     }
     if (s->think == THINK_MOVE)
         pos_play(s->pos, m);
-    int x = board_x(b, m), y = board_y(b, m);
-    if (s->think == THINK_MOVE)
-        x = board_x(b, board_last_move(b)), y = board_y(b, board_last_move(b));
-    out_line(s, "%d,%d", x, y);
+    out_line(s, "%d,%d", board_x(b, m), board_y(b, m));
     return;
 }
 

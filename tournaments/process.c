@@ -1,7 +1,6 @@
 /* tournaments/process.c */
 #include "process.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -172,38 +171,6 @@ static long status_field_kib(pid_t pid, const char *field) {
 }
 
 long child_peak_kib(const Child *c) { return c->alive ? status_field_kib(c->pid, "VmHWM:") : 0; }
-
-long child_tree_rss_kib(const Child *c) {
-    if (!c->alive)
-        return 0;
-    long total = 0;
-    DIR *d = opendir("/proc");
-    if (!d)
-        return 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        int pid = atoi(e->d_name);
-        if (pid <= 0)
-            continue;
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/stat", pid);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        int pgrp = 0;
-        char buf[512];
-        if (fgets(buf, sizeof buf, f)) {
-            char *close_paren = strrchr(buf, ')');
-            if (close_paren)
-                sscanf(close_paren + 2, "%*c %*d %d", &pgrp);
-        }
-        fclose(f);
-        if (pgrp == c->pid)
-            total += status_field_kib(pid, "VmRSS:");
-    }
-    closedir(d);
-    return total;
-}
 
 void child_free(Child *c) {
     child_stop(c, 0);

@@ -43,9 +43,6 @@ void child_stop(Child *c, int grace_ms);
 /* Peak resident memory (VmHWM) of the child in KiB, 0 if unknown. */
 long child_peak_kib(const Child *c);
 
-/* Current resident memory of the child and its descendants in KiB. */
-long child_tree_rss_kib(const Child *c);
-
 void child_free(Child *c);
 
 #endif
