@@ -51,6 +51,7 @@ typedef struct {
     int threads, max_depth;
     bool randomize, one_ply;
     uint64_t seed, move_counter;
+    uint32_t features_off; /* INFO features_off: search features switched off */
     char folder[PROTO_MSG];
     char pending[PROTO_MSG]; /* a MESSAGE to print before the next reply */
     Engine *engine;
@@ -115,6 +116,7 @@ static void make_limits(Session *s, SearchLimits *l) {
     l->threads = s->threads;
     l->randomize = s->randomize;
     l->one_ply = s->one_ply;
+    l->features_off = s->features_off;
     l->seed = s->seed + s->move_counter++;
 }
 
@@ -373,6 +375,8 @@ static void apply_info(Session *s, const Command *c) {
         s->randomize = v != 0;
     } else if (!strcmp(k, "oneply") && num) {
         s->one_ply = v != 0;
+    } else if (!strcmp(k, "features_off") && num) {
+        s->features_off = v < 0 ? 0 : (uint32_t)v & FEAT_ALL;
     } else if (!strcmp(k, "seed") && num) {
         s->seed = (uint64_t)v;
         s->move_counter = 0;

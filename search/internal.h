@@ -31,6 +31,7 @@ typedef struct SearchThread {
     Pos pos;
     struct Engine *eng;
     int id;
+    uint32_t off;                 /* FEAT_* bits switched off */
     _Atomic uint64_t nodes;       /* written by its thread only; read by the others */
     int seldepth;
     bool aborted;

@@ -140,7 +140,7 @@ static inline bool should_abort(SearchThread *t) {
 
 enum { VALUE_NONE = INT_MIN };
 
-static int32_t quick_result(Pos *p, int ply) {
+static int32_t quick_result(Pos *p, int ply, bool win5) {
     int s = p->b.side, o = opponent(s);
     if (pos_count(p, s, P4_FIVE))
         return VALUE_MATE - ply - 1;
@@ -160,7 +160,7 @@ static int32_t quick_result(Pos *p, int ply) {
     /* a four-three, or a double three, wins in 5 when the opponent has no
      * four to gain a tempo with (the forced block cannot touch the three's
      * line). Renju black's threes need a forbidden-point probe: not here. */
-    if ((pos_count(p, s, P4_BLOCK4_FLEX3) || pos_count(p, s, P4_FLEX3_2X)) &&
+    if (win5 && (pos_count(p, s, P4_BLOCK4_FLEX3) || pos_count(p, s, P4_FLEX3_2X)) &&
         (p->rule != RULE_RENJU || s == WHITE) && !pos_count(p, o, P4_BLOCK4) &&
         !pos_count(p, o, P4_BLOCK4_PLUS) && !pos_count(p, o, P4_BLOCK4_FLEX3) &&
         !pos_count(p, o, P4_FLEX4) && !pos_count(p, o, P4_FORBID))
@@ -276,7 +276,7 @@ static int generate(SearchThread *t, ScoredMove *list, int cap, int ply, Move tt
         return 1;
     }
     Move of4;
-    if (find_flex4(p, o, &of4, 1)) {
+    if (!(t->off & FEAT_DEFENCES) && find_flex4(p, o, &of4, 1)) {
         n = gen_defences(t);
         if (n == 0)
             return -1;
@@ -286,8 +286,12 @@ static int generate(SearchThread *t, ScoredMove *list, int cap, int ply, Move tt
             Move c = b->cand[i];
             if (!move_legal(p, c, s))
                 continue;
-            int sc = eval_move_score(p, c, s) * 8 + t->history[s - 1][c] / 256;
-            if (c == st->killer[0])
+            int sc = eval_move_score(p, c, s) * 8;
+            if (!(t->off & FEAT_HISTORY))
+                sc += t->history[s - 1][c] / 256;
+            if (t->off & FEAT_KILLERS)
+                ;
+            else if (c == st->killer[0])
                 sc += 90;
             else if (c == st->killer[1])
                 sc += 60;
@@ -337,7 +341,7 @@ static inline int32_t node_enter(SearchThread *t, int ply) {
         t->seldepth = ply;
     if (should_abort(t))
         return 0;
-    return quick_result(&t->pos, ply);
+    return quick_result(&t->pos, ply, !(t->off & FEAT_QUICKWIN5));
 }
 
 static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, int qply) {
@@ -409,7 +413,7 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
 static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, int ply, bool pv_node,
                       bool cut_node) {
     if (depth <= 0)
-        return qsearch(t, alpha, beta, ply, 0);
+        return qsearch(t, alpha, beta, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
     Pos *p = &t->pos;
     t->pv_len[ply] = ply;
     int32_t q = node_enter(t, ply);
@@ -431,7 +435,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
     uint64_t key = p->b.key;
     TTHit hit;
     Move tt_move = MOVE_NONE;
-    if (tt_probe(&e->tt, key, &hit)) {
+    if (!(t->off & FEAT_TT) && tt_probe(&e->tt, key, &hit)) {
         tt_move = hit.move;
         if (tt_move != MOVE_NONE && p->b.cell[tt_move] != EMPTY)
             tt_move = MOVE_NONE; /* key collision */
@@ -448,6 +452,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
 
     /* child futility: far above beta at shallow depth with nothing threatening */
     if (!pv_node && !threatened && depth <= FUTILITY_MAX_DEPTH && !value_is_mate(beta) &&
+        !(t->off & FEAT_FUTILITY) &&
         eval - FUTILITY_MARGIN * depth >= beta)
         return eval;
 
@@ -459,7 +464,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
     if (n == 0)
         return eval;
     /* the quiet tail is pruned, once a move that does not lose is known */
-    int cap = !forced && !threatened && !pv_node ? 10 + 5 * depth : n;
+    int cap = !forced && !threatened && !pv_node && !(t->off & FEAT_MOVECAP) ? 10 + 5 * depth : n;
 
     int32_t best = -VALUE_INF, orig_alpha = alpha;
     Move best_move = MOVE_NONE;
@@ -468,7 +473,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
             break;
         pick_best(list, i, n);
         Move m = list[i].m;
-        int new_depth = depth - 1 + (forced ? 1 : 0);
+        int new_depth = depth - 1 + (forced && !(t->off & FEAT_EXTENSION) ? 1 : 0);
         tt_prefetch(&e->tt, p->b.key ^ zobrist_stone(s, m) ^ zobrist_side());
         pos_play(p, m);
         t->stack[ply].move = m;
@@ -477,7 +482,8 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
             v = -search(t, -beta, -alpha, new_depth, ply + 1, pv_node, false);
         } else {
             int r = 0;
-            if (depth >= LMR_MIN_DEPTH && i >= 2 && !forced && list[i].score < THREAT_SCORE * 8) {
+            if (depth >= LMR_MIN_DEPTH && i >= 2 && !forced && list[i].score < THREAT_SCORE * 8 &&
+                !(t->off & FEAT_LMR)) {
                 r = 1 + (i >= 6) + (depth >= 6 && i >= 12);
                 if (pv_node)
                     r--;
@@ -693,7 +699,7 @@ static void iterate(SearchThread *t) {
         int32_t v;
         if (use_mtdf && depth > 1) {
             v = mtdf(t, depth, score, &first_done);
-        } else if (depth >= ASPIRATION_FROM && !value_is_mate(score)) {
+        } else if (depth >= ASPIRATION_FROM && !value_is_mate(score) && !(t->off & FEAT_ASPIRATION)) {
             int32_t delta = ASPIRATION_DELTA, a = score - delta, b = score + delta;
             for (;;) {
                 v = root_search(t, a, b, depth, l->randomize, &first_done);
@@ -855,6 +861,7 @@ static void thread_prepare(SearchThread *t, Engine *e, int id, const Pos *p) {
     memcpy(&t->pos, p, sizeof *p);
     t->eng = e;
     t->id = id;
+    t->off = e->limits.features_off;
     atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
     t->threat_nodes = 0;
     t->threat_budget = 0;
@@ -1013,7 +1020,7 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
         return finish(e, main_t, main_t->root[0].move, 0, "forced", result);
 
     /* a forced win by fours, or by threes and fours, ends the search */
-    if (nof == 0 && l->turn_ms != 0) {
+    if (nof == 0 && l->turn_ms != 0 && !(l->features_off & FEAT_ROOT_THREATS)) {
         main_t->threat_budget = 2000000;
         main_t->threat_deadline_ns = INT64_MAX;
         if (e->hard_limit) /* a quarter of the soft time for the VCF */

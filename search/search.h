@@ -27,6 +27,24 @@ static inline bool value_is_mate(int32_t v) { return v >= VALUE_MATE_MIN || v <=
 
 typedef enum { DRIVER_AUTO, DRIVER_PVS, DRIVER_MTDF } Driver;
 
+/* Search features that can be switched off (INFO features_off <mask>), to
+ * measure what each one gains in self-play. */
+enum {
+    FEAT_TT = 1 << 0,           /* transposition-table cutoffs and move */
+    FEAT_ASPIRATION = 1 << 1,   /* aspiration windows at the root */
+    FEAT_KILLERS = 1 << 2,      /* killer moves in ordering */
+    FEAT_HISTORY = 1 << 3,      /* history heuristic in ordering */
+    FEAT_LMR = 1 << 4,          /* late-move reductions */
+    FEAT_FUTILITY = 1 << 5,     /* child futility pruning */
+    FEAT_MOVECAP = 1 << 6,      /* pruning the quiet tail of the move list */
+    FEAT_QSEARCH = 1 << 7,      /* quiescence of fours at the leaves */
+    FEAT_ROOT_THREATS = 1 << 8, /* VCF/VCT solvers at the root */
+    FEAT_DEFENCES = 1 << 9,     /* only the defences against an open three */
+    FEAT_EXTENSION = 1 << 10,   /* +1 ply for the forced block of a five */
+    FEAT_QUICKWIN5 = 1 << 11,   /* four-three / three-three wins in the quick check */
+    FEAT_ALL = (1 << 12) - 1,
+};
+
 typedef struct SearchLimits {
     int64_t turn_ms;       /* per move; 0 = as fast as possible; < 0 = no limit */
     int64_t match_ms;      /* whole game; <= 0 = no limit */
@@ -39,6 +57,7 @@ typedef struct SearchLimits {
     uint64_t seed;         /* seeds the randomisation: same seed, same choices */
     Driver driver;         /* PVS, MTD(f), or AUTO (PVS unless randomised) */
     bool use_vct;          /* threat-space search at the root */
+    uint32_t features_off; /* FEAT_* bits: features switched off (0 for play) */
     bool one_ply;          /* no search: the best-weighted cell (seeds 000/002), after
                               taking a five and blocking one */
 } SearchLimits;
