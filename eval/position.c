@@ -13,19 +13,11 @@
 #define ASSERT_POS(p) ((void)0)
 #endif
 
-/* Value of a window's stone counts (black | white << 4), black's view. */
-static inline int32_t window_value(unsigned w) {
-    unsigned nb = w & 15, nw = w >> 4;
-    if (nb && !nw)
-        return WINDOW_VALUE[nb];
-    if (nw && !nb)
-        return -WINDOW_VALUE[nw];
-    return 0;
-}
+/* A window that runs off the board holds this: both counts stay non-zero
+ * under any updates, so its value is always 0 and no update needs a check. */
+enum { WINDOW_OFF = 0x66 };
 
-static inline bool window_valid(const Board *b, int s, int off) {
-    return b->cell[s] != WALL && b->cell[s + 4 * off] != WALL;
-}
+static inline int32_t window_value(unsigned w) { return window_value_lut[w & 255]; }
 
 /* Contribution of an empty cell to the counts and the value: add (+1) or
  * remove (-1). */
@@ -84,15 +76,21 @@ static void recompute(Pos *q) {
                     key |= (uint32_t)b->cell[m + k * off] << (10 + 2 * (k - 1));
                 }
                 q->c[m].key[d] = key;
-                unsigned w = 0;
-                if (window_valid(b, m, off))
-                    for (int k = 0; k < 5; k++) {
-                        int c = b->cell[m + k * off];
-                        w += c == BLACK ? 1 : c == WHITE ? 16 : 0;
-                    }
-                q->c[m].window[d] = (uint8_t)w;
-                q->wsum += window_value(w);
             }
+        }
+    /* windows start at every cell of the array, walls included: a stone
+     * updates the five windows through it without asking which are real */
+    for (int m = 0; m < b->cell_count; m++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            int off = b->dir[d];
+            bool real = b->cell[m] != WALL && m + 4 * off < b->cell_count && b->cell[m + 4 * off] != WALL;
+            unsigned w = real ? 0 : WINDOW_OFF;
+            for (int k = 0; k < 5 && m + k * off < b->cell_count; k++) {
+                int c = b->cell[m + k * off];
+                w += c == BLACK ? 1 : c == WHITE ? 16 : 0;
+            }
+            q->c[m].window[d] = (uint8_t)w;
+            q->wsum += window_value(w);
         }
     for (int y = 0; y < b->height; y++)
         for (int x = 0; x < b->width; x++) {
@@ -111,6 +109,9 @@ void pos_set_rule(Pos *p, Rule rule) {
     p->rule = rule;
     p->table[0] = pattern_table(rule, BLACK);
     p->table[1] = pattern_table(rule, WHITE);
+    /* freestyle patterns depend on 4 cells each side (checked by the tests);
+     * the others see the fifth (overlines, caro's blocked fives) */
+    p->reach = rule == RULE_FREESTYLE ? 4 : 5;
     recompute(p);
 }
 
@@ -125,10 +126,11 @@ bool pos_init(Pos *p, int width, int height, Rule rule) {
  * (sign +1) or leaving (sign -1) cell m. */
 static inline void update_lines(Pos *p, int m, int c, int sign) {
     Board *b = &p->b;
-    unsigned wstep = c == BLACK ? 1 : 16;
+    int wstep = (c == BLACK ? 1 : 16) * sign, reach = p->reach;
+    int32_t wdelta = 0;
     for (int d = 0; d < DIR_COUNT; d++) {
         int off = b->dir[d];
-        for (int k = 1; k <= 5; k++) {
+        for (int k = 1; k <= reach; k++) {
             int lo = m - k * off, hi = m + k * off;
             p->c[lo].key[d] ^= (uint32_t)c << (10 + 2 * (k - 1));
             p->c[hi].key[d] ^= (uint32_t)c << (2 * (k - 1));
@@ -137,16 +139,18 @@ static inline void update_lines(Pos *p, int m, int c, int sign) {
             if (b->cell[hi] == EMPTY)
                 cell_update(p, hi, d);
         }
+        if (reach < 5) { /* the farthest cells' patterns cannot change */
+            p->c[m - 5 * off].key[d] ^= (uint32_t)c << 18;
+            p->c[m + 5 * off].key[d] ^= (uint32_t)c << 8;
+        }
         for (int k = 0; k < 5; k++) {
-            int s = m - k * off;
-            if (!window_valid(b, s, off))
-                continue;
-            unsigned w = p->c[s].window[d];
-            unsigned nw = sign > 0 ? w + wstep : w - wstep;
-            p->wsum += window_value(nw) - window_value(w);
-            p->c[s].window[d] = (uint8_t)nw;
+            CellEval *ce = &p->c[m - k * off];
+            unsigned w = ce->window[d], nw = (unsigned)((int)w + wstep);
+            wdelta += window_value(nw) - window_value(w);
+            ce->window[d] = (uint8_t)nw;
         }
     }
+    p->wsum += wdelta;
 }
 
 void pos_play(Pos *p, Move m) {
@@ -190,8 +194,7 @@ bool pos_is_consistent(const Pos *p) {
             int m = board_move_at(b, x, y);
             for (int d = 0; d < DIR_COUNT; d++) {
                 ok &= q->c[m].key[d] == p->c[m].key[d];
-                if (window_valid(b, m, b->dir[d]))
-                    ok &= q->c[m].window[d] == p->c[m].window[d];
+                ok &= q->c[m].window[d] == p->c[m].window[d];
                 if (b->cell[m] == EMPTY)
                     ok &= q->c[m].pat[d] == p->c[m].pat[d];
             }

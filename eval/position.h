@@ -28,6 +28,7 @@ typedef struct Pos {
     Board b;
     Rule rule;
     int table[2];                          /* pattern table per colour (index colour-1) */
+    int reach;                             /* cells each side a pattern depends on */
     int p4count[2][P4_COUNT];              /* empty cells in each class, per colour */
     int32_t pvalue;                        /* sum over empty cells of black's minus white's pattern value */
     int32_t wsum;                          /* 5-window sum, black's point of view */

@@ -15,6 +15,16 @@ const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400,
 
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
+int32_t window_value_lut[256];
+
+static void build_windows(void) {
+    for (unsigned w = 0; w < 256; w++) {
+        unsigned nb = w & 15, nw = w >> 4;
+        window_value_lut[w] = nb && !nw && nb <= 5   ? WINDOW_VALUE[nb]
+                              : nw && !nb && nw <= 5 ? -WINDOW_VALUE[nw]
+                                                     : 0;
+    }
+}
 
 static void build(Rule rule) {
     pattern_init(rule);
@@ -46,4 +56,9 @@ static void build3(void) { build(RULE_CARO8); }
 static void build4(void) { build(RULE_CARO9); }
 static void (*const builders[RULE_COUNT])(void) = {build0, build1, build2, build3, build4};
 
-void weights_init(Rule rule) { pthread_once(&once[rule], builders[rule]); }
+static pthread_once_t window_once = PTHREAD_ONCE_INIT;
+
+void weights_init(Rule rule) {
+    pthread_once(&window_once, build_windows);
+    pthread_once(&once[rule], builders[rule]);
+}

@@ -10,6 +10,9 @@
 /* Seed 003's five-cell window values: a window holding n stones of one colour
  * and none of the other is worth WINDOW_VALUE[n] to that colour. */
 extern const int32_t WINDOW_VALUE[6];
+/* The value of a window's stone counts (black | white << 4), black's view:
+ * WINDOW_VALUE for one colour alone, 0 for a mixed or empty window. */
+extern int32_t window_value_lut[256];
 
 /* Per-direction values of a line pattern, for the static evaluation (own
  * stone shapes at empty cells) and for move ordering. */

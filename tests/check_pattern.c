@@ -276,6 +276,25 @@ static Pattern row_pattern(Rule rule, int colour, const char *row, int at) {
     return pattern_of(rule, colour, row_key(&b, board_move_at(&b, at, 7)));
 }
 
+/* pos_play updates freestyle patterns only 4 cells each side of a move: the
+ * fifth cell must never matter there, and must matter for the other rules. */
+START_TEST(test_freestyle_reach_four) {
+    for (int r = 0; r < RULE_COUNT; r++) {
+        pattern_init((Rule)r);
+        long differ = 0;
+        for (int colour = BLACK; colour <= WHITE; colour++)
+            for (uint32_t key = 0; key < (1u << LINE_KEY_BITS); key++) {
+                uint32_t near = key & ~((3u << 8) | (3u << 18));
+                differ += pattern_of((Rule)r, colour, key) != pattern_of((Rule)r, colour, near);
+            }
+        if (r == RULE_FREESTYLE)
+            ck_assert_int_eq(differ, 0);
+        else
+            ck_assert_int_gt(differ, 0);
+    }
+}
+END_TEST
+
 START_TEST(test_hand_patterns) {
     /* at column 6 of each picture */
     ck_assert_int_eq(row_pattern(RULE_FREESTYLE, BLACK, "..XXXX.......", 6), PAT_F5);
@@ -348,6 +367,7 @@ Suite *suite_pattern(void) {
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_hand_patterns);
+    tcase_add_test(tc, test_freestyle_reach_four);
     tcase_add_test(tc, test_table_vs_brute_force);
     tcase_add_test(tc, test_incremental_matches_recompute);
     tcase_add_test(tc, test_classes_agree_with_rules);
