@@ -237,6 +237,51 @@ START_TEST(test_takes_win_and_blocks) {
 }
 END_TEST
 
+/* The move after BOARD, and whether a MESSAGE line before it named `source`. */
+static bool move_from(Child *c, const char *source, char *move, size_t size) {
+    char err[128], want[32];
+    snprintf(want, sizeof want, " %s pv ", source);
+    bool seen = false;
+    for (;;) {
+        int r = child_read(c, 5000, err, sizeof err);
+        ck_assert_msg(r == LR_LINE, "no reply (%d %s)", r, err);
+        const char *l = child_line(c);
+        if (!strncmp(l, "MESSAGE", 7)) {
+            seen |= strstr(l, want) != NULL;
+            continue;
+        }
+        size_t n = strlen(l) < size - 1 ? strlen(l) : size - 1;
+        memcpy(move, l, n);
+        move[n] = 0;
+        return seen;
+    }
+}
+
+/* INFO features_off 256 switches the root VCF/VCT off: the four-three is
+ * then found by the alpha-beta search instead of the VCF solver. */
+START_TEST(test_features_off) {
+    Child *c = brain();
+    setup_fast(c);
+    const char *stones[] = {"5,7,1", "6,7,1", "7,7,1", "8,5,1", "8,6,1",
+                            "4,7,2", "0,0,2", "14,14,2", "0,14,2", "14,0,2"};
+    char move[64];
+    for (int off = 0; off <= 1; off++) {
+        child_send(c, "INFO features_off %d", off ? 256 : 0);
+        child_send(c, "START 15");
+        expect(c, "OK");
+        child_send(c, "BOARD");
+        for (int i = 0; i < 10; i++)
+            child_send(c, "%s", stones[i]);
+        child_send(c, "DONE");
+        bool by_vcf = move_from(c, "vcf", move, sizeof move);
+        ck_assert_msg(by_vcf == !off, "features_off %d: VCF solver %s", off ? 256 : 0,
+                      by_vcf ? "used" : "not used");
+        ck_assert_str_eq(move, "8,7");
+    }
+    finish(c);
+}
+END_TEST
+
 /* The rule positions of GomocupJudge's conformance test, in our own words. */
 START_TEST(test_rules_over_protocol) {
     Child *c = brain();
@@ -491,6 +536,7 @@ Suite *suite_protocol(void) {
     tcase_add_test(tc, test_bad_input_keeps_state);
     tcase_add_test(tc, test_case_and_line_ends);
     tcase_add_test(tc, test_takes_win_and_blocks);
+    tcase_add_test(tc, test_features_off);
     tcase_add_test(tc, test_rules_over_protocol);
     tcase_add_test(tc, test_takeback_play_yx);
     tcase_add_test(tc, test_swap2);
