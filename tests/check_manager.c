@@ -224,6 +224,10 @@ START_TEST(test_statistics) {
     /* a long one-sided run decides */
     ck_assert_int_eq(sprt_test(300, 150, 50, &p, &llr), SPRT_ACCEPT_H1);
     ck_assert_int_eq(sprt_test(150, 300, 50, &p, &llr), SPRT_ACCEPT_H0);
+    /* one kind of result only has no variance: still decided */
+    ck_assert_int_eq(sprt_test(40, 0, 0, &p, &llr), SPRT_ACCEPT_H1);
+    ck_assert_int_eq(sprt_test(0, 40, 0, &p, &llr), SPRT_ACCEPT_H0);
+    ck_assert_int_eq(sprt_test(2, 0, 0, &p, &llr), SPRT_CONTINUE);
 }
 END_TEST
 
@@ -305,6 +309,22 @@ START_TEST(test_manager_binary) {
     fclose(f);
     ck_assert_int_eq(lines, 5);
     ck_assert_int_eq(crashes, 4);
+    /* an SPRT stops the match at its decision and reports it, even when
+     * games still under way finish afterwards */
+    snprintf(cmd, sizeof cmd,
+             "%s -engine cmd='%s good' name=first -engine cmd='%s crash' name=second -size 5 "
+             "-tc 500 -games 60 -j 2 -sprt elo0=0 elo1=15 -quiet > /tmp/quinto-mgr-test.out 2>&1",
+             mgr, fk, fk);
+    ck_assert_int_eq(system(cmd), 0);
+    f = fopen("/tmp/quinto-mgr-test.out", "r");
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    const char *verdict = strstr(buf, "H1 accepted after ");
+    ck_assert_msg(verdict, "%s", buf);
+    int after = atoi(verdict + strlen("H1 accepted after "));
+    ck_assert_msg(after > 0 && after < 60, "decided after %d games", after);
+    ck_assert_msg(!strstr(buf, "60 games in"), "the match did not stop: %s", buf);
     /* bad arguments: a clear message and exit status 2 */
     snprintf(cmd, sizeof cmd, "%s -engine cmd=x -size 3 > /dev/null 2>&1", mgr);
     int st = system(cmd);

@@ -30,11 +30,13 @@ EloEstimate elo_estimate(int w, int l, int d) {
 }
 
 double sprt_llr(int w, int l, int d, const SprtParams *p) {
-    int n = w + l + d;
-    if (n == 0 || w + l == 0)
+    if (w + l + d == 0 || w + l == 0)
         return 0;
-    double s = (w + 0.5 * d) / n;
-    double var = (w * (1 - s) * (1 - s) + d * (0.5 - s) * (0.5 - s) + l * s * s) / n;
+    double fw = w, fl = l, fd = d;
+    if ((w > 0) + (l > 0) + (d > 0) == 1) /* one kind of result only: no variance yet */
+        fw += 0.5, fl += 0.5, fd += 0.5;
+    double n = fw + fl + fd, s = (fw + 0.5 * fd) / n;
+    double var = (fw * (1 - s) * (1 - s) + fd * (0.5 - s) * (0.5 - s) + fl * s * s) / n;
     if (var <= 0)
         return 0;
     double s0 = score_from_elo(p->elo0), s1 = score_from_elo(p->elo1);

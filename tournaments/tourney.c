@@ -39,8 +39,9 @@ typedef struct {
     pthread_mutex_t lock;
     FILE *results;
     int64_t t0;
-    SprtResult sprt_state;
-    double llr;
+    SprtResult sprt_state;  /* the decision, kept once made */
+    double llr, llr_decided;
+    int decided_after;      /* games when the test decided */
 } Run;
 
 static int64_t wall_ms(void) {
@@ -135,9 +136,15 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
                 res->detail);
     if (cfg->sprt_on && cfg->engine_count == 2) {
         PairStats *q = &r->pairs[1];
-        r->sprt_state = sprt_test(q->w, q->l, q->d, &cfg->sprt, &r->llr);
-        if (r->sprt_state != SPRT_CONTINUE)
+        /* games already under way finish after the decision and may move
+         * the ratio back inside the bounds: the decision stands */
+        SprtResult st = sprt_test(q->w, q->l, q->d, &cfg->sprt, &r->llr);
+        if (r->sprt_state == SPRT_CONTINUE && st != SPRT_CONTINUE) {
+            r->sprt_state = st;
+            r->llr_decided = r->llr;
+            r->decided_after = q->w + q->l + q->d;
             r->stop = true;
+        }
     }
     progress(r);
 }
@@ -241,11 +248,14 @@ static void report(Run *r) {
     if (cfg->sprt_on) {
         double lo, hi;
         sprt_bounds(&cfg->sprt, &lo, &hi);
-        fprintf(o, "\nSPRT elo0 %.1f elo1 %.1f alpha %.3f beta %.3f: LLR %.3f [%.3f, %.3f] %s\n",
+        fprintf(o, "\nSPRT elo0 %.1f elo1 %.1f alpha %.3f beta %.3f: LLR %.3f [%.3f, %.3f] %s",
                 cfg->sprt.elo0, cfg->sprt.elo1, cfg->sprt.alpha, cfg->sprt.beta, r->llr, lo, hi,
                 r->sprt_state == SPRT_ACCEPT_H1   ? "H1 accepted"
                 : r->sprt_state == SPRT_ACCEPT_H0 ? "H0 accepted"
                                                   : "no decision");
+        if (r->sprt_state != SPRT_CONTINUE)
+            fprintf(o, " after %d games (LLR %.3f then)", r->decided_after, r->llr_decided);
+        fputc('\n', o);
     }
     fflush(o);
 }
