@@ -5,7 +5,7 @@
 
 /* Scale of the 5-window term against the pattern term (window values are
  * seed 003's raw numbers). */
-enum { WINDOW_DIV = 8, TEMPO = 40 };
+enum { WINDOW_DIV = 8, TEMPO = 1193 };
 
 int32_t eval_static(const Pos *p) {
     int side = p->b.side;
@@ -16,9 +16,9 @@ int32_t eval_static(const Pos *p) {
     int own = side - 1, opp = 2 - side;
     const int *mine = p->p4count[own], *theirs = p->p4count[opp];
     if (mine[P4_FLEX4] || mine[P4_BLOCK4_FLEX3])
-        v += 600;
+        v += 2487;
     else if (mine[P4_FLEX3_2X] && !theirs[P4_BLOCK4] && !theirs[P4_BLOCK4_PLUS])
-        v += 300;
+        v += 2077;
     if (theirs[P4_FLEX4] >= 2)
         v -= 400;
     return v + TEMPO;

@@ -3,14 +3,14 @@
 
 #include <pthread.h>
 
-const int32_t WINDOW_VALUE[6] = {0, 1, 73, 511, 1751, 100000};
+const int32_t WINDOW_VALUE[6] = {0, 189, -1053, 459, 1751, 100000};
 
 /*                                   DEAD OL B1 F1 B2 F2 F2A F2B B3  F3  F3S B4   F4   F5 */
-const int16_t PATTERN_EVAL[PAT_COUNT] = {0, 0, 1, 3, 4, 12, 14, 16, 20, 60, 64, 70, 240, 800};
+const int16_t PATTERN_EVAL[PAT_COUNT] = {-26, 0, -37, -34, -23, 38, 6, 22, 116, 54, 39, 231, 240, 800};
 const int16_t PATTERN_SCORE[PAT_COUNT] = {0, 0, 1, 2, 3, 7, 8, 9, 10, 28, 30, 32, 120, 600};
 
 /*                               none forbid F2 B3 F2x2 B3+ F3  F3+  F3x2 B4  B4+  B4F3  F4    F5 */
-const int16_t P4_EVAL[P4_COUNT] = {0, 0, 0, 0, 8, 10, 10, 30, 200, 10, 30, 300, 900, 2000};
+const int16_t P4_EVAL[P4_COUNT] = {-10, 0, -87, -99, -95, -50, 138, 198, 105, 40, 277, 627, 900, 2000};
 const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400, 1200, 5000};
 
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];

@@ -24,7 +24,6 @@ enum {
     FUTILITY_MARGIN = 220,
     RANDOM_MARGIN = 12,       /* root moves within this of the best may be chosen */
     HISTORY_MAX = 16384,
-    THREAT_SCORE = 300,       /* ordering score from which a move is a threat (not reduced) */
     VCF_ROOT_DEPTH = 120,     /* own fours: problem VCFs run past 50 */
     VCT_ROOT_MAX_DEPTH = 12,  /* own threats */
 };
@@ -473,6 +472,8 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
             break;
         pick_best(list, i, n);
         Move m = list[i].m;
+        /* threes, fours and the cells of the opponent's are never reduced */
+        bool tactical = pos_p4(p, m, s) >= P4_FLEX3 || pos_p4(p, m, o) >= P4_FLEX3;
         int new_depth = depth - 1 + (forced && !(t->off & FEAT_EXTENSION) ? 1 : 0);
         tt_prefetch(&e->tt, p->b.key ^ zobrist_stone(s, m) ^ zobrist_side());
         pos_play(p, m);
@@ -482,7 +483,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
             v = -search(t, -beta, -alpha, new_depth, ply + 1, pv_node, false);
         } else {
             int r = 0;
-            if (depth >= LMR_MIN_DEPTH && i >= 2 && !forced && list[i].score < THREAT_SCORE * 8 &&
+            if (depth >= LMR_MIN_DEPTH && i >= 2 && !forced && !tactical &&
                 !(t->off & FEAT_LMR)) {
                 r = 1 + (i >= 6) + (depth >= 6 && i >= 12);
                 if (pv_node)
