@@ -3,25 +3,73 @@
 
 #include <stdio.h>
 
-/* Scale of the 5-window term against the pattern term (window values are
- * seed 003's raw numbers). */
-enum { WINDOW_DIV = 8, TEMPO = 1193 };
-
 int32_t eval_static(const Pos *p) {
     int side = p->b.side;
-    int32_t v = p->wsum / WINDOW_DIV + p->pvalue;
+    int32_t v = pos_base_value(p);
     if (side == WHITE)
         v = -v;
     /* threats: the side to move converts its own first */
     int own = side - 1, opp = 2 - side;
     const int *mine = p->p4count[own], *theirs = p->p4count[opp];
     if (mine[P4_FLEX4] || mine[P4_BLOCK4_FLEX3])
-        v += 2487;
+        v += THREAT_EVAL[0];
     else if (mine[P4_FLEX3_2X] && !theirs[P4_BLOCK4] && !theirs[P4_BLOCK4_PLUS])
-        v += 2077;
+        v += THREAT_EVAL[1];
     if (theirs[P4_FLEX4] >= 2)
-        v -= 400;
-    return v + TEMPO;
+        v += THREAT_EVAL[2];
+    return v + TEMPO_EVAL;
+}
+
+void eval_features(const Pos *p, float *f) {
+    for (int i = 0; i < EVAL_FEATURES; i++)
+        f[i] = 0;
+    const Board *b = &p->b;
+    int side = b->side;
+    float sg = side == BLACK ? 1.0f : -1.0f;
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
+            int m = board_move_at(b, x, y);
+            if (b->cell[m] != EMPTY)
+                continue;
+            for (int c = 0; c < 2; c++) {
+                int cls = p->c[m].p4[c];
+                if (cls == P4_FORBID) /* worth nothing (weights.c) */
+                    continue;
+                float s = c == 0 ? sg : -sg;
+                f[FEAT_P4 + cls] += s;
+                for (int d = 0; d < DIR_COUNT; d++)
+                    f[FEAT_PATTERN + pos_pattern(p, m, d, c + 1)] += s;
+            }
+        }
+    for (int m = 0; m < b->cell_count; m++)
+        for (int d = 0; d < DIR_COUNT; d++) {
+            unsigned w = p->c[m].window[d], nb = w & 15, nw = w >> 4;
+            if (nb && !nw && nb <= 4)
+                f[FEAT_WINDOW + nb - 1] += sg / WINDOW_DIV;
+            if (nw && !nb && nw <= 4)
+                f[FEAT_WINDOW + nw - 1] -= sg / WINDOW_DIV;
+        }
+    int own = side - 1, opp = 2 - side;
+    const int *mine = p->p4count[own], *theirs = p->p4count[opp];
+    if (mine[P4_FLEX4] || mine[P4_BLOCK4_FLEX3])
+        f[FEAT_THREAT] = 1;
+    else if (mine[P4_FLEX3_2X] && !theirs[P4_BLOCK4] && !theirs[P4_BLOCK4_PLUS])
+        f[FEAT_THREAT + 1] = 1;
+    if (theirs[P4_FLEX4] >= 2)
+        f[FEAT_THREAT + 2] = 1;
+    f[FEAT_TEMPO] = 1;
+}
+
+void eval_weights(double *w) {
+    for (int i = 0; i < PAT_COUNT; i++)
+        w[FEAT_PATTERN + i] = PATTERN_EVAL[i];
+    for (int i = 0; i < P4_COUNT; i++)
+        w[FEAT_P4 + i] = P4_EVAL[i];
+    for (int i = 0; i < 4; i++)
+        w[FEAT_WINDOW + i] = WINDOW_VALUE[i + 1];
+    for (int i = 0; i < 3; i++)
+        w[FEAT_THREAT + i] = THREAT_EVAL[i];
+    w[FEAT_TEMPO] = TEMPO_EVAL;
 }
 
 void eval_explain(Pos *p, Move m, CellInfo *ci) {

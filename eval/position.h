@@ -48,6 +48,11 @@ void pos_undo(Pos *p);
 /* Recompute everything from the board and compare (tests and debug builds). */
 bool pos_is_consistent(const Pos *p);
 
+/* The incremental part of the evaluation, black's point of view: the
+ * 5-window sum (scaled down) plus the pattern values of the empty cells. */
+enum { WINDOW_DIV = 8 };
+static inline int32_t pos_base_value(const Pos *p) { return p->wsum / WINDOW_DIV + p->pvalue; }
+
 /* Threat class of an empty cell for a colour. */
 static inline Pattern4 pos_p4(const Pos *p, Move m, int colour) {
     return (Pattern4)p->c[m].p4[colour - 1];

@@ -13,6 +13,11 @@ const int16_t PATTERN_SCORE[PAT_COUNT] = {0, 0, 1, 2, 3, 7, 8, 9, 10, 28, 30, 32
 const int16_t P4_EVAL[P4_COUNT] = {-10, 0, -87, -99, -95, -50, 138, 198, 105, 40, 277, 627, 900, 2000};
 const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400, 1200, 5000};
 
+/* own four-three or open four; own double three against no four; the
+ * opponent's two open-four points */
+const int32_t THREAT_EVAL[3] = {2487, 2077, -400};
+const int32_t TEMPO_EVAL = 1193;
+
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
 int32_t window_value_lut[256];

@@ -22,6 +22,10 @@ extern const int16_t PATTERN_SCORE[PAT_COUNT];
 extern const int16_t P4_EVAL[P4_COUNT];
 extern const int16_t P4_SCORE[P4_COUNT];
 
+/* Whole-position threat terms (see eval_static) and the side to move's bonus. */
+extern const int32_t THREAT_EVAL[3];
+extern const int32_t TEMPO_EVAL;
+
 /* Derived per rule-and-colour table and pattern code. */
 extern int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 extern int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];

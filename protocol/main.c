@@ -17,6 +17,9 @@ static void usage(FILE *f) {
                "                                     every empty cell's weight and threats\n"
                "       pbrain-quinto ordering FILE [N]  share of VCF puzzles whose winning first\n"
                "                                     move ranks in the top N (5) by move score\n"
+               "       pbrain-quinto tune RULE SIZE RESULTS.tsv...\n"
+               "                                     fit the eval weights to the results of\n"
+               "                                     quinto-manager games (-results files)\n"
                "       pbrain-quinto about\n");
 }
 
@@ -31,6 +34,8 @@ int main(int argc, char **argv) {
         return tool_eval(argc - 2, argv + 2);
     if (!strcmp(argv[1], "ordering"))
         return tool_ordering(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "tune"))
+        return tool_tune(argc - 2, argv + 2);
     if (!strcmp(argv[1], "about") || !strcmp(argv[1], "--version")) {
         printf("%s\n", session_about());
         return 0;

@@ -2,6 +2,7 @@
 #include "tools.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,5 +251,162 @@ int tool_ordering(int argc, char **argv) {
            "score; the solver's first move ranks %.2f on average; %d puzzles without a VCF found\n",
            argv[0], in_top, total, total ? 100.0 * in_top / total : 0.0, top,
            first_found ? (double)first_rank_sum / first_found : 0.0, unsolved);
+    return 0;
+}
+
+/* ---- tune: fit the eval weights to game results ---- */
+
+typedef struct {
+    float f[EVAL_FEATURES];
+    float result; /* 1 the side to move won, 0 lost, 0.5 drawn */
+} TuneSample;
+
+typedef struct {
+    TuneSample *s;
+    size_t n, cap;
+} TuneSet;
+
+/* Quiet positions (no five or open-four point for either side) from the 9th
+ * stone on of one game given as "x,y;x,y;..." with its result for black. */
+static void tune_add_game(TuneSet *set, Pos *p, int size, Rule rule, char *moves, float black_result) {
+    pos_init(p, size, size, rule);
+    Move seq[BOARD_MAX_MOVES];
+    int n = 0;
+    for (char *t; (t = strsep(&moves, ";")) != NULL && n < BOARD_MAX_MOVES;) {
+        int x, y;
+        if (sscanf(t, "%d,%d", &x, &y) != 2 || !board_on(&p->b, x, y))
+            return;
+        seq[n++] = board_move_at(&p->b, x, y);
+    }
+    for (int k = 0; k + 1 < n; k++) {
+        if (p->b.cell[seq[k]] != EMPTY)
+            return;
+        pos_play(p, seq[k]);
+        int s = p->b.side, o = opponent(s);
+        if (k < 8 || pos_count(p, s, P4_FIVE) || pos_count(p, o, P4_FIVE) || pos_count(p, s, P4_FLEX4) ||
+            pos_count(p, o, P4_FLEX4))
+            continue;
+        if (set->n == set->cap) {
+            size_t cap = set->cap ? 2 * set->cap : 65536;
+            TuneSample *ns = realloc(set->s, cap * sizeof *ns);
+            if (!ns)
+                return;
+            set->s = ns, set->cap = cap;
+        }
+        eval_features(p, set->s[set->n].f);
+        set->s[set->n++].result = s == BLACK ? black_result : 1 - black_result;
+    }
+}
+
+static double tune_dot(const double *w, const float *f) {
+    double v = 0;
+    for (int i = 0; i < EVAL_FEATURES; i++)
+        v += w[i] * f[i];
+    return v;
+}
+
+/* Mean squared error of the win probability 1/(1+e^(-eval/k)); every tenth
+ * sample is held out (valid) when `part` is 1, only those when 2, all when 0. */
+static double tune_error(const TuneSet *set, const double *w, double k, int part) {
+    double e = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        if ((part == 1 && i % 10 == 0) || (part == 2 && i % 10 != 0))
+            continue;
+        double q = 1 / (1 + exp(-tune_dot(w, set->s[i].f) / k)), r = q - set->s[i].result;
+        e += r * r, n++;
+    }
+    return n ? e / (double)n : 0;
+}
+
+static void tune_print(const char *name, const double *w, int from, int count) {
+    printf("%-13s {", name);
+    for (int i = 0; i < count; i++)
+        printf("%s%.0f", i ? ", " : "", w[from + i]);
+    printf("}\n");
+}
+
+int tool_tune(int argc, char **argv) {
+    Rule rule;
+    int size = argc > 1 ? atoi(argv[1]) : 0;
+    int iterations = 3000;
+    if (argc < 3 || !rule_parse(argv[0], &rule) || size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE) {
+        fprintf(stderr, "tune: RULE SIZE RESULTS.tsv... (quinto-manager -results files)\n");
+        return 2;
+    }
+    static Pos p;
+    TuneSet set = {0};
+    static char line[1 << 16];
+    int games = 0;
+    for (int a = 2; a < argc; a++) {
+        FILE *f = fopen(argv[a], "r");
+        if (!f) {
+            fprintf(stderr, "tune: cannot read %s\n", argv[a]);
+            free(set.s);
+            return 1;
+        }
+        while (fgets(line, sizeof line, f)) {
+            char *col[8], *rest = line;
+            int nc = 0;
+            while (nc < 8 && (col[nc] = strsep(&rest, "\t\n")) != NULL)
+                nc++;
+            /* game opening black white result reason detail moves: decided games only */
+            if (nc < 8 || (strcmp(col[5], "five") && strcmp(col[5], "board full")))
+                continue;
+            float res = !strcmp(col[4], "1-0") ? 1.0f : !strcmp(col[4], "0-1") ? 0.0f : 0.5f;
+            tune_add_game(&set, &p, size, rule, col[7], res);
+            games++;
+        }
+        fclose(f);
+    }
+    if (set.n < 1000) {
+        fprintf(stderr, "tune: %zu positions from %d games: too few\n", set.n, games);
+        free(set.s);
+        return 1;
+    }
+    double w[EVAL_FEATURES], k = 50, best = 1e9;
+    eval_weights(w);
+    for (double c = 50; c < 5000; c *= 1.05) { /* the scale that fits the current weights */
+        double e = tune_error(&set, w, c, 0);
+        if (e < best)
+            best = e, k = c;
+    }
+    printf("%zu quiet positions from %d games; scale %.0f; error %.5f (held out %.5f)\n", set.n, games, k,
+           best, tune_error(&set, w, k, 2));
+    /* Adam on the training part, step 1 eval unit */
+    double m1[EVAL_FEATURES] = {0}, m2[EVAL_FEATURES] = {0}, g[EVAL_FEATURES];
+    for (int it = 1; it <= iterations; it++) {
+        memset(g, 0, sizeof g);
+        size_t n = 0;
+        for (size_t i = 0; i < set.n; i++) {
+            if (i % 10 == 0)
+                continue;
+            double q = 1 / (1 + exp(-tune_dot(w, set.s[i].f) / k));
+            double c = 2 * (q - set.s[i].result) * q * (1 - q) / k;
+            for (int j = 0; j < EVAL_FEATURES; j++)
+                g[j] += c * set.s[i].f[j];
+            n++;
+        }
+        for (int j = 0; j < EVAL_FEATURES; j++) {
+            if (j == FEAT_PATTERN + PAT_F5 || j == FEAT_P4 + P4_FIVE || j == FEAT_P4 + P4_FLEX4)
+                continue; /* never seen in quiet positions */
+            g[j] /= (double)n;
+            m1[j] = 0.9 * m1[j] + 0.1 * g[j];
+            m2[j] = 0.999 * m2[j] + 0.001 * g[j] * g[j];
+            double mh = m1[j] / (1 - pow(0.9, it)), vh = m2[j] / (1 - pow(0.999, it));
+            w[j] -= mh / (sqrt(vh) + 1e-8);
+        }
+        if (it % 500 == 0) {
+            printf("iteration %d: error %.5f (held out %.5f)\n", it, tune_error(&set, w, k, 1),
+                   tune_error(&set, w, k, 2));
+            fflush(stdout);
+        }
+    }
+    tune_print("PATTERN_EVAL", w, FEAT_PATTERN, PAT_COUNT);
+    tune_print("P4_EVAL", w, FEAT_P4, P4_COUNT);
+    tune_print("WINDOW_VALUE", w, FEAT_WINDOW, 4);
+    tune_print("THREAT_EVAL", w, FEAT_THREAT, 3);
+    tune_print("TEMPO_EVAL", w, FEAT_TEMPO, 1);
+    free(set.s);
     return 0;
 }

@@ -223,6 +223,46 @@ START_TEST(test_incremental_matches_recompute) {
 }
 END_TEST
 
+/* The linear model the tuner fits is eval_static: features times weights
+ * give the static evaluation (to the window term's rounding) in every rule,
+ * at every step of random games, and the features move when stones do. */
+START_TEST(test_eval_linear_model) {
+    static Pos p;
+    unsigned long long s = 7;
+    double w[EVAL_FEATURES];
+    float f[EVAL_FEATURES];
+    eval_weights(w);
+    int checked = 0, moved = 0;
+    for (int r = 0; r < RULE_COUNT; r++)
+        for (int game = 0; game < 10; game++) {
+            ck_assert(pos_init(&p, r == RULE_CARO9 ? 20 : 15, 15, (Rule)r));
+            for (int mv = 0; mv < 50; mv++) {
+                Move m;
+                do
+                    m = board_move_at(&p.b, 3 + (int)(test_rand(&s) % 9), 3 + (int)(test_rand(&s) % 9));
+                while (p.b.cell[m] != EMPTY);
+                if (rule_wins_if_played(&p.b, m, p.b.side, (Rule)r))
+                    break;
+                float before = 0;
+                eval_features(&p, f);
+                before = f[FEAT_PATTERN + PAT_B1] + f[FEAT_WINDOW];
+                pos_play(&p, m);
+                eval_features(&p, f);
+                double v = 0;
+                for (int i = 0; i < EVAL_FEATURES; i++)
+                    v += w[i] * f[i];
+                ck_assert_msg(v - eval_static(&p) < 1.0 && eval_static(&p) - v < 1.0,
+                              "rule %d: model %.2f, eval_static %d", r, v, eval_static(&p));
+                ck_assert_float_eq(f[FEAT_TEMPO], 1);
+                moved += before != f[FEAT_PATTERN + PAT_B1] + f[FEAT_WINDOW];
+                checked++;
+            }
+        }
+    ck_assert_int_gt(checked, 1000);
+    ck_assert_int_gt(moved, checked / 2);
+}
+END_TEST
+
 /* Threat classes agree with the rules: FIVE exactly where a stone wins, and
  * every truly forbidden point is classed FORBID (the class is a superset:
  * false threes are confirmed by rules). */
@@ -368,6 +408,7 @@ Suite *suite_pattern(void) {
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_hand_patterns);
     tcase_add_test(tc, test_freestyle_reach_four);
+    tcase_add_test(tc, test_eval_linear_model);
     tcase_add_test(tc, test_table_vs_brute_force);
     tcase_add_test(tc, test_incremental_matches_recompute);
     tcase_add_test(tc, test_classes_agree_with_rules);
