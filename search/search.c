@@ -1024,14 +1024,14 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
     if (nof == 0 && l->turn_ms != 0 && !(l->features_off & FEAT_ROOT_THREATS)) {
         main_t->threat_budget = 2000000;
         main_t->threat_deadline_ns = INT64_MAX;
-        if (e->hard_limit) /* a quarter of the soft time for the VCF */
-            main_t->threat_deadline_ns = now_ns() + (e->soft_ns - now_ns()) / 4;
+        if (e->hard_limit) /* an eighth of the soft time for the VCF */
+            main_t->threat_deadline_ns = now_ns() + (e->soft_ns - now_ns()) / 8;
         if (vcf_solve(main_t, VCF_ROOT_DEPTH, &m) && move_legal(mp, m, s))
             return finish(e, main_t, m, VALUE_MATE - 40, "vcf", result);
         if (l->use_vct) {
             int64_t deadline = INT64_MAX;
             if (e->hard_limit) {
-                int64_t budget_ns = (e->soft_ns - now_ns()) / 3;
+                int64_t budget_ns = (e->soft_ns - now_ns()) / 8;
                 deadline = now_ns() + (budget_ns > 0 ? budget_ns : 0);
             }
             main_t->threat_deadline_ns = deadline;
