@@ -816,7 +816,7 @@ static void plan_time(Engine *e, const Pos *p) {
     if (l->turn_ms >= 0) {
         int64_t margin = 25 + (l->turn_ms / 20 < 500 ? l->turn_ms / 20 : 500);
         hard_ms = l->turn_ms - margin;
-        soft_ms = hard_ms * 60 / 100;
+        soft_ms = hard_ms * 80 / 100;
         e->hard_limit = true;
     }
     if (l->match_ms > 0 && l->time_left_ms != INT64_MAX) {
