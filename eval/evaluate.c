@@ -3,20 +3,27 @@
 
 #include <stdio.h>
 
+/* Which whole-position threat terms hold (THREAT_EVAL's order), for the
+ * side to move: its own four-three or open four (else its double three
+ * against no four), and the opponent's two open-four points. */
+static void threat_terms(const Pos *p, bool on[3]) {
+    int own = p->b.side - 1, opp = 2 - p->b.side;
+    const int *mine = p->p4count[own], *theirs = p->p4count[opp];
+    on[0] = mine[P4_FLEX4] || mine[P4_BLOCK4_FLEX3];
+    on[1] = !on[0] && mine[P4_FLEX3_2X] && !theirs[P4_BLOCK4] && !theirs[P4_BLOCK4_PLUS];
+    on[2] = theirs[P4_FLEX4] >= 2;
+}
+
 int32_t eval_static(const Pos *p) {
-    int side = p->b.side;
     int32_t v = pos_base_value(p);
-    if (side == WHITE)
+    if (p->b.side == WHITE)
         v = -v;
     /* threats: the side to move converts its own first */
-    int own = side - 1, opp = 2 - side;
-    const int *mine = p->p4count[own], *theirs = p->p4count[opp];
-    if (mine[P4_FLEX4] || mine[P4_BLOCK4_FLEX3])
-        v += THREAT_EVAL[0];
-    else if (mine[P4_FLEX3_2X] && !theirs[P4_BLOCK4] && !theirs[P4_BLOCK4_PLUS])
-        v += THREAT_EVAL[1];
-    if (theirs[P4_FLEX4] >= 2)
-        v += THREAT_EVAL[2];
+    bool on[3];
+    threat_terms(p, on);
+    for (int i = 0; i < 3; i++)
+        if (on[i])
+            v += THREAT_EVAL[i];
     return v + TEMPO_EVAL;
 }
 
@@ -49,14 +56,10 @@ void eval_features(const Pos *p, float *f) {
             if (nw && !nb && nw <= 4)
                 f[FEAT_WINDOW + nw - 1] -= sg / WINDOW_DIV;
         }
-    int own = side - 1, opp = 2 - side;
-    const int *mine = p->p4count[own], *theirs = p->p4count[opp];
-    if (mine[P4_FLEX4] || mine[P4_BLOCK4_FLEX3])
-        f[FEAT_THREAT] = 1;
-    else if (mine[P4_FLEX3_2X] && !theirs[P4_BLOCK4] && !theirs[P4_BLOCK4_PLUS])
-        f[FEAT_THREAT + 1] = 1;
-    if (theirs[P4_FLEX4] >= 2)
-        f[FEAT_THREAT + 2] = 1;
+    bool on[3];
+    threat_terms(p, on);
+    for (int i = 0; i < 3; i++)
+        f[FEAT_THREAT + i] = on[i];
     f[FEAT_TEMPO] = 1;
 }
 
