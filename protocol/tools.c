@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../brain/record.h"
+#include "codec.h"
 #include "../eval/evaluate.h"
 #include "../search/bench.h"
 
@@ -274,7 +275,7 @@ static void tune_add_game(TuneSet *set, Pos *p, int size, Rule rule, char *moves
     int n = 0;
     for (char *t; (t = strsep(&moves, ";")) != NULL && n < BOARD_MAX_MOVES;) {
         int x, y;
-        if (sscanf(t, "%d,%d", &x, &y) != 2 || !board_on(&p->b, x, y))
+        if (!codec_parse_xy(t, &x, &y) || !board_on(&p->b, x, y))
             return;
         seq[n++] = board_move_at(&p->b, x, y);
     }
@@ -298,14 +299,15 @@ static void tune_add_game(TuneSet *set, Pos *p, int size, Rule rule, char *moves
     }
 }
 
-static double tune_dot(const double *w, const float *f) {
+/* The model's win probability for the side to move: 1/(1+e^(-eval/k)). */
+static double tune_prob(const double *w, const float *f, double k) {
     double v = 0;
     for (int i = 0; i < EVAL_FEATURES; i++)
         v += w[i] * f[i];
-    return v;
+    return 1 / (1 + exp(-v / k));
 }
 
-/* Mean squared error of the win probability 1/(1+e^(-eval/k)); every tenth
+/* Mean squared error of the win probability; every tenth
  * sample is held out (valid) when `part` is 1, only those when 2, all when 0. */
 static double tune_error(const TuneSet *set, const double *w, double k, int part) {
     double e = 0;
@@ -313,7 +315,7 @@ static double tune_error(const TuneSet *set, const double *w, double k, int part
     for (size_t i = 0; i < set->n; i++) {
         if ((part == 1 && i % 10 == 0) || (part == 2 && i % 10 != 0))
             continue;
-        double q = 1 / (1 + exp(-tune_dot(w, set->s[i].f) / k)), r = q - set->s[i].result;
+        double r = tune_prob(w, set->s[i].f, k) - set->s[i].result;
         e += r * r, n++;
     }
     return n ? e / (double)n : 0;
@@ -381,7 +383,7 @@ int tool_tune(int argc, char **argv) {
         for (size_t i = 0; i < set.n; i++) {
             if (i % 10 == 0)
                 continue;
-            double q = 1 / (1 + exp(-tune_dot(w, set.s[i].f) / k));
+            double q = tune_prob(w, set.s[i].f, k);
             double c = 2 * (q - set.s[i].result) * q * (1 - q) / k;
             for (int j = 0; j < EVAL_FEATURES; j++)
                 g[j] += c * set.s[i].f[j];

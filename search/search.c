@@ -288,12 +288,8 @@ static int generate(SearchThread *t, ScoredMove *list, int cap, int ply, Move tt
             int sc = eval_move_score(p, c, s) * 8;
             if (!(t->off & FEAT_HISTORY))
                 sc += t->history[s - 1][c] / 256;
-            if (t->off & FEAT_KILLERS)
-                ;
-            else if (c == st->killer[0])
-                sc += 90;
-            else if (c == st->killer[1])
-                sc += 60;
+            if (!(t->off & FEAT_KILLERS))
+                sc += c == st->killer[0] ? 90 : c == st->killer[1] ? 60 : 0;
             all[n].m = c;
             all[n++].score = sc;
         }

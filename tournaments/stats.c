@@ -30,7 +30,7 @@ EloEstimate elo_estimate(int w, int l, int d) {
 }
 
 double sprt_llr(int w, int l, int d, const SprtParams *p) {
-    if (w + l + d == 0 || w + l == 0)
+    if (w + l == 0)
         return 0;
     double fw = w, fl = l, fd = d;
     if ((w > 0) + (l > 0) + (d > 0) == 1) /* one kind of result only: no variance yet */
