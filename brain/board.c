@@ -5,6 +5,8 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "util.h"
+
 /* Debug builds (make debug) recompute everything after every play and undo. */
 #ifdef QUINTO_PARANOID
 #define ASSERT_CONSISTENT(b) assert(board_is_consistent(b))
@@ -17,13 +19,6 @@
 static uint64_t zob_stone[2][BOARD_MAX_CELLS];
 static uint64_t zob_side;
 static pthread_once_t zob_once = PTHREAD_ONCE_INIT;
-
-static uint64_t splitmix64(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 static void zobrist_fill(void) {
     uint64_t s = 0x51A7C0DE2026ULL;

@@ -8,22 +8,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../brain/util.h"
+
 void lr_init(LineReader *r, int fd) {
     memset(r, 0, sizeof *r);
     r->fd = fd;
-}
-
-static long long ms_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Refill the buffer; 1 data, 0 eof, -2 timeout. */
 static int fill(LineReader *r, long long deadline) {
     for (;;) {
         if (deadline >= 0) {
-            long long left = deadline - ms_now();
+            long long left = deadline - now_ms();
             if (left < 0)
                 left = 0;
             struct pollfd pfd = {r->fd, POLLIN, 0};
@@ -62,7 +58,7 @@ static int finish(LineReader *r, char *err, size_t errcap) {
 }
 
 int lr_read(LineReader *r, int timeout_ms, char *err, size_t errcap) {
-    long long deadline = timeout_ms >= 0 ? ms_now() + timeout_ms : -1;
+    long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
     err[0] = 0;
     for (;;) {
         if (r->pos >= r->len) {

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../eval/evaluate.h"
+#include "../brain/util.h"
 #include "../search/search.h"
 #include "codec.h"
 #include "linereader.h"
@@ -60,6 +61,7 @@ typedef struct {
     bool searching;          /* a search thread exists (maybe finished, not joined) */
     atomic_bool search_done; /* set by the search thread as its last act */
     bool rule_dirty;         /* a rule change waits for the search to end */
+    bool memory_dirty;       /* so does a memory or hash size change */
     ThinkKind think;
     int64_t cmd_ns;
     SearchLimits limits;     /* snapshot for the running search (made by the reader) */
@@ -202,6 +204,10 @@ static void wait_search(Session *s) {
         if (s->started)
             pos_set_rule(s->pos, s->rule);
     }
+    if (s->memory_dirty) {
+        s->memory_dirty = false;
+        engine_set_memory(s->engine, s->max_memory, s->hash_kib);
+    }
 }
 
 /* Is a search still running? (joins one that has finished) */
@@ -217,6 +223,7 @@ static void think(Session *s, ThinkKind kind) {
     s->think = kind;
     s->searching = true;
     atomic_store(&s->search_done, false);
+    engine_arm(s->engine); /* here, not on the search thread: no stop is lost */
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 16u << 20);
@@ -341,12 +348,15 @@ static void apply_info(Session *s, const Command *c) {
             s->time_left = v;
     } else if (!strcmp(k, "time_left") && num) {
         s->time_left = v >= 2147483647LL ? INT64_MAX : v;
-    } else if (!strcmp(k, "max_memory") && num && v >= 0) {
-        s->max_memory = (uint64_t)v;
-        engine_set_memory(s->engine, s->max_memory, s->hash_kib);
-    } else if (!strcmp(k, "hash_size") && num && v >= 0) {
-        s->hash_kib = (uint64_t)v;
-        engine_set_memory(s->engine, s->max_memory, s->hash_kib);
+    } else if ((!strcmp(k, "max_memory") || !strcmp(k, "hash_size")) && num && v >= 0) {
+        if (k[0] == 'm')
+            s->max_memory = (uint64_t)v;
+        else
+            s->hash_kib = (uint64_t)v;
+        /* the search threads use the table: the change waits for them */
+        s->memory_dirty = true;
+        if (!search_running(s))
+            wait_search(s);
     } else if (!strcmp(k, "rule") && num) {
         Rule r;
         bool cont;

@@ -10,7 +10,9 @@
 #include "../brain/record.h"
 #include "codec.h"
 #include "../eval/evaluate.h"
+#include "../brain/util.h"
 #include "../search/bench.h"
+#include "../search/threat.h"
 
 static void bench_line(void *ctx, const BenchResult *r) {
     (void)ctx;
@@ -228,7 +230,7 @@ int tool_ordering(int argc, char **argv) {
         }
         bool wins = false, hit = false;
         Move solver_first = MOVE_NONE;
-        search_vcf_first_moves(&p, MOVE_NONE, 2000000, &wins, &solver_first);
+        threat_vcf_first_moves(&p, MOVE_NONE, 2000000, &wins, &solver_first);
         if (solver_first == MOVE_NONE) {
             unsolved++;
             continue;
@@ -242,7 +244,7 @@ int tool_ordering(int argc, char **argv) {
                 break;
             }
         for (int i = 0; i < n && i < top && !hit; i++) {
-            search_vcf_first_moves(&p, mv[i], 2000000, &wins, NULL);
+            threat_vcf_first_moves(&p, mv[i], 2000000, &wins, NULL);
             hit |= wins;
         }
         in_top += hit;

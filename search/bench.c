@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../brain/record.h"
+#include "../brain/util.h"
 
 const char *const bench_positions[] = {
     /* shared/testdata/bench/positions.txt */

@@ -1,10 +1,16 @@
-/* search/search.h — choosing a move.
+/* search/search.h — choosing a move: the layer's public face.
  *
  * An Engine owns the transposition table and the search threads. engine_think
  * searches a position under limits and returns the move; it blocks, so the
  * protocol runs it on its own thread and calls engine_stop from the reader to
  * bring the move at once. Progress is reported through a callback after every
  * iteration (the search itself never prints).
+ *
+ * The rooms behind it: movegen (threat tests and generators over a position),
+ * history (history and killers), movepick (the staged move picker), threat
+ * (VCF/VCT solvers over a small context), timeman (the time plan), tt (the
+ * table), search (the alpha-beta and its iterations), engine (life cycle,
+ * threads, memory), bench (the fixed positions), params.h (every tunable).
  */
 #ifndef QUINTO_SEARCH_SEARCH_H
 #define QUINTO_SEARCH_SEARCH_H
@@ -14,16 +20,7 @@
 #include <stdint.h>
 
 #include "../eval/position.h"
-
-enum {
-    VALUE_MATE = 30000,
-    VALUE_INF = 32000,
-    VALUE_MATE_MIN = VALUE_MATE - 2000, /* |value| at or above this is a proven result */
-    MAX_PLY = 160,
-    PV_MAX = 64,
-};
-
-static inline bool value_is_mate(int32_t v) { return v >= VALUE_MATE_MIN || v <= -VALUE_MATE_MIN; }
+#include "value.h"
 
 typedef enum { DRIVER_AUTO, DRIVER_PVS, DRIVER_MTDF } Driver;
 
@@ -86,8 +83,10 @@ Engine *engine_new(void);
 void engine_free(Engine *e);
 
 /* Size the table from the memory limit (bytes, 0 = default) and an explicit
- * hash size (KiB, 0 = none). Nothing is allocated until the next search. */
+ * hash size (KiB, 0 = none). Only recorded: the table is resized at the start
+ * of the next search, so this is safe while a search runs. */
 void engine_set_memory(Engine *e, uint64_t max_memory, uint64_t hash_kib);
+/* The table size the next search will have, in bytes. */
 size_t engine_hash_bytes(const Engine *e);
 void engine_clear_hash(Engine *e);
 
@@ -96,16 +95,14 @@ void engine_clear_hash(Engine *e);
 Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport report, void *ctx,
                   SearchInfo *result);
 
-/* Ask a running engine_think to return as soon as possible (any thread). */
+/* Clear a stop request: call before starting the thread that runs
+ * engine_think, from the thread that may call engine_stop, so that a stop
+ * sent right after the command is never lost. */
+void engine_arm(Engine *e);
+
+/* Ask engine_think to return as soon as possible (any thread). The request
+ * holds until engine_arm: every engine_think started after it returns at
+ * once too (a swap2 decision made of several searches stops whole). */
 void engine_stop(Engine *e);
-
-/* Does the side to move win by continuous fours when it starts with m (a
- * five, an open four, or a four whose forced block leaves a VCF)? Budget in
- * solver nodes; false when it runs out. *first_win receives the solver's own
- * first move for the position (MOVE_NONE if it finds none). */
-bool search_vcf_first_moves(const Pos *p, Move m, uint64_t budget, bool *wins, Move *first_win);
-
-/* Monotonic clock in nanoseconds. */
-int64_t now_ns(void);
 
 #endif

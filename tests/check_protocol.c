@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../brain/util.h"
 #include "../protocol/codec.h"
 #include "../tournaments/process.h"
 #include "testutil.h"
@@ -23,18 +24,12 @@ static Child *brain(void) {
     return &c;
 }
 
-static long long ms_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Next line that is not MESSAGE/DEBUG, within timeout_ms. */
 static const char *reply(Child *c, int timeout_ms) {
     char err[128];
-    long long end = ms_now() + timeout_ms;
+    long long end = now_ms() + timeout_ms;
     for (;;) {
-        long long left = end - ms_now();
+        long long left = end - now_ms();
         int r = child_read(c, left > 0 ? (int)left : 0, err, sizeof err);
         ck_assert_msg(r == LR_LINE, "no reply within %d ms (%d %s)", timeout_ms, r, err);
         const char *l = child_line(c);
@@ -87,11 +82,11 @@ START_TEST(test_handshake) {
     no_output(c, 200); /* nothing unprompted */
     child_send(c, "ABOUT");
     expect_prefix(c, "name=\"Quinto\"");
-    long long t0 = ms_now();
+    long long t0 = now_ms();
     child_send(c, "INFO max_memory 367001600");
     child_send(c, "START 20");
     expect(c, "OK");
-    long long took = ms_now() - t0;
+    long long took = now_ms() - t0;
     ck_assert_msg(took < 200, "START took %lld ms", took);
     child_send(c, "INFO timeout_turn 300");
     child_send(c, "INFO unknown_key 12");
@@ -437,10 +432,10 @@ START_TEST(test_stop_commands) {
         child_send(c, "DONE");
         struct timespec ts = {0, 400 * 1000000};
         nanosleep(&ts, NULL);
-        long long t0 = ms_now();
+        long long t0 = now_ms();
         child_send(c, "%s", stops[i]);
         expect_move(c, 20, 20, NULL, NULL, 2000);
-        long long took = ms_now() - t0;
+        long long took = now_ms() - t0;
         ck_assert_msg(took <= 50, "%s: move after %lld ms", stops[i], took);
         finish(c);
     }
@@ -451,13 +446,13 @@ START_TEST(test_stop_commands) {
     child_send(c, "DONE");
     struct timespec ts = {0, 300 * 1000000};
     nanosleep(&ts, NULL);
-    long long t0 = ms_now();
+    long long t0 = now_ms();
     child_send(c, "END");
-    while (!child_exited(c) && ms_now() - t0 < 2000) {
+    while (!child_exited(c) && now_ms() - t0 < 2000) {
         struct timespec s1 = {0, 1000000};
         nanosleep(&s1, NULL);
     }
-    ck_assert_msg(ms_now() - t0 < 100, "END took %lld ms", ms_now() - t0);
+    ck_assert_msg(now_ms() - t0 < 100, "END took %lld ms", now_ms() - t0);
     child_free(c);
     /* end of input without END: a clean exit */
     c = brain();
@@ -465,8 +460,8 @@ START_TEST(test_stop_commands) {
     expect(c, "OK");
     close(c->to_child);
     c->to_child = -1;
-    t0 = ms_now();
-    while (!child_exited(c) && ms_now() - t0 < 3000) {
+    t0 = now_ms();
+    while (!child_exited(c) && now_ms() - t0 < 3000) {
         struct timespec s1 = {0, 1000000};
         nanosleep(&s1, NULL);
     }
@@ -484,10 +479,10 @@ static long long timed_reply(int turn, int match, int left) {
     if (left)
         child_send(c, "INFO time_left %d", left);
     busy_position_board(c);
-    long long t0 = ms_now();
+    long long t0 = now_ms();
     child_send(c, "DONE");
     expect_move(c, 20, 20, NULL, NULL, turn + 3000);
-    long long took = ms_now() - t0;
+    long long took = now_ms() - t0;
     finish(c);
     return took;
 }

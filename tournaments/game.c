@@ -2,12 +2,14 @@
 #include "game.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "../protocol/codec.h"
+#include "../brain/util.h"
 
 static const char *const reason_names[] = {
     "none",  "five",     "board full", "renju move limit", "move cap", "time",     "illegal move",
@@ -17,11 +19,8 @@ const char *end_reason_name(EndReason r) { return reason_names[r]; }
 
 enum { SUSPEND_GRACE_MS = 20 };
 
-static int64_t ms_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+/* A wait of `left` ms as child_read takes it: 0 to INT_MAX. */
+static int wait_ms(int64_t left) { return left <= 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left; }
 
 typedef struct {
     const EngineSpec *spec;
@@ -61,11 +60,11 @@ static bool side_start(const GameConfig *cfg, Side *s, char *err, size_t cap) {
         child_send(c, "START %d", cfg->width);
     else
         child_send(c, "RECTSTART %d,%d", cfg->width, cfg->height);
-    int64_t deadline = ms_now() + cfg->start_timeout_ms;
+    int64_t deadline = now_ms() + cfg->start_timeout_ms;
     for (;;) {
         char lerr[128];
-        int64_t left = deadline - ms_now();
-        int r = child_read(c, left > 0 ? (int)left : 0, lerr, sizeof lerr);
+        int64_t left = deadline - now_ms();
+        int r = child_read(c, wait_ms(left), lerr, sizeof lerr);
         if (r == LR_TIMEOUT) {
             snprintf(err, cap, "no answer to START within %d ms", cfg->start_timeout_ms);
             return false;
@@ -191,7 +190,7 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
         if (s->match_ms > 0)
             child_send(c, "INFO time_left %lld",
                        (long long)(s->time_left > 2147483647 ? 2147483647 : s->time_left));
-        int64_t t0 = ms_now();
+        int64_t t0 = now_ms();
         bool sent;
         if (!s->has_position) {
             s->has_position = true;
@@ -218,9 +217,9 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
         EndReason fail = END_NONE;
         char failtext[200] = "";
         for (;;) {
-            int64_t left = t0 + limit - ms_now();
+            int64_t left = t0 + limit - now_ms();
             char lerr[128];
-            int r = child_read(c, left > 0 ? (int)left : 0, lerr, sizeof lerr);
+            int r = child_read(c, wait_ms(left), lerr, sizeof lerr);
             if (r == LR_TIMEOUT) {
                 fail = END_TIME;
                 snprintf(failtext, sizeof failtext, "no move within %lld ms", (long long)limit);
@@ -252,7 +251,7 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
             snprintf(failtext, sizeof failtext, "'%.150s'", child_line(c));
             break;
         }
-        int64_t spent = ms_now() - t0;
+        int64_t spent = now_ms() - t0;
         if (cfg->suspend && fail == END_NONE) {
             /* a grace period: a brain that is stopped the instant it prints
              * its move may not have left its thinking state, and then drops

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../brain/util.h"
+
 static bool all_numbers(const char *s) {
     for (; *s; s++)
         if (!isdigit((unsigned char)*s) && *s != ',' && *s != '-' && *s != '+' && *s != ' ' &&
@@ -125,11 +127,7 @@ void openings_free(Openings *o) {
 
 void openings_shuffle(Openings *o, uint64_t seed) {
     for (int i = o->count - 1; i > 0; i--) {
-        seed += 0x9E3779B97F4A7C15ULL;
-        uint64_t z = seed;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        z ^= z >> 31;
+        uint64_t z = splitmix64(&seed);
         int j = (int)(z % (uint64_t)(i + 1));
         Record t = o->list[i];
         o->list[i] = o->list[j];

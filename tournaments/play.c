@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../eval/evaluate.h"
+#include "../brain/util.h"
 #include "../protocol/codec.h"
 #include "records.h"
 
@@ -155,12 +156,6 @@ typedef struct {
     char last_saved[512];
 } Play;
 
-static int64_t ms_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void note(Play *g, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -246,7 +241,7 @@ static void brain_ask(Play *g, Brain *b, int as, Expect what) {
     /* after a hint the brain holds the position from the other side */
     b->synced = what == EXPECT_MOVE;
     expect_push(b, what);
-    g->think_start = ms_now();
+    g->think_start = now_ms();
 }
 
 static Brain *brain_for(Play *g, int colour) {
@@ -476,7 +471,7 @@ static void brain_line(Play *g, Brain *br, const char *line) {
     case EXPECT_MOVE: {
         g->thinking = false;
         int side = b->side;
-        int64_t spent = ms_now() - g->think_start;
+        int64_t spent = now_ms() - g->think_start;
         if (g->cfg->match_ms > 0)
             g->time_left[side] -= spent;
         if (r.kind != REPLY_MOVE) {
@@ -485,7 +480,7 @@ static void brain_line(Play *g, Brain *br, const char *line) {
             break;
         }
         if (make_move(g, r.x, r.y, true))
-            g->next_move_at = ms_now() + g->cfg->delay_ms;
+            g->next_move_at = now_ms() + g->cfg->delay_ms;
         break;
     }
     }
@@ -637,7 +632,7 @@ static void human_play(Play *g) {
         return;
     g->note[0] = 0;
     if (make_move(g, g->cx, g->cy, false))
-        g->next_move_at = ms_now();
+        g->next_move_at = now_ms();
 }
 
 static void key(Play *g, int k) {
@@ -728,12 +723,12 @@ int play_run(const PlayConfig *cfg) {
         Board *b = &g->pos->b;
         /* the brain on move */
         Brain *br = brain_for(g, b->side);
-        if (!g->over && !g->thinking && br && br->live && ms_now() >= g->next_move_at) {
+        if (!g->over && !g->thinking && br && br->live && now_ms() >= g->next_move_at) {
             brain_ask(g, br, b->side, EXPECT_MOVE);
             g->thinking = true;
             dirty = true;
         }
-        if (g->thinking && cfg->turn_ms > 0 && br && ms_now() - g->think_start > cfg->turn_ms + 1000) {
+        if (g->thinking && cfg->turn_ms > 0 && br && now_ms() - g->think_start > cfg->turn_ms + 1000) {
             end_game(g, "%s loses on time", b->side == BLACK ? "black" : "white");
             brain_close(br);
             dirty = true;

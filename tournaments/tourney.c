@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "../brain/util.h"
 #include "records.h"
 
 typedef struct {
@@ -43,12 +44,6 @@ typedef struct {
     double llr, llr_decided;
     int decided_after;      /* games when the test decided */
 } Run;
-
-static int64_t wall_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static Record empty_opening;
 
@@ -188,7 +183,7 @@ static void report(Run *r) {
     fprintf(o, "\n%s %dx%d, %lld ms a move, %lld ms a game, %d games in %.1f s\n",
             rule_name(cfg->game.rule), cfg->game.width, cfg->game.height,
             (long long)cfg->game.turn_ms, (long long)cfg->game.match_ms, r->done,
-            (double)(wall_ms() - r->t0) / 1000.0);
+            (double)(now_ms() - r->t0) / 1000.0);
     /* rating table: each engine's performance against the field */
     if (n > 2) {
         fprintf(o, "\nRank  %-20s %6s %6s %6s %7s\n", "Name", "Elo", "+/-", "Games", "Score");
@@ -300,7 +295,7 @@ int tourney_run(TourneyConfig *cfg) {
         mkdir(cfg->psq_dir, 0755);
     if (cfg->sgf_dir)
         mkdir(cfg->sgf_dir, 0755);
-    r.t0 = wall_ms();
+    r.t0 = now_ms();
     run_workers(worker, &r, cfg->concurrency);
     report(&r);
     if (r.results)
@@ -350,9 +345,9 @@ static void *puzzle_worker(void *arg) {
         d.turn_ms = cfg->defender_turn_ms;
         s.match_ms = d.match_ms = 0;
         GameResult res;
-        int64_t t0 = wall_ms();
+        int64_t t0 = now_ms();
         game_play(&g, solver == BLACK ? &s : &d, solver == BLACK ? &d : &s, rec, NULL, NULL, &res);
-        int64_t spent = wall_ms() - t0;
+        int64_t spent = now_ms() - t0;
         bool ok = res.winner == solver && res.reason == END_FIVE;
         bool dfail = res.winner == solver && !ok;
         pthread_mutex_lock(&pr->lock);
@@ -395,7 +390,7 @@ int puzzles_run(PuzzleConfig *cfg) {
     pthread_mutex_init(&pr.lock, NULL);
     if (cfg->results_path)
         pr.results = fopen(cfg->results_path, "w");
-    int64_t t0 = wall_ms();
+    int64_t t0 = now_ms();
     run_workers(puzzle_worker, &pr, cfg->concurrency);
     if (cfg->live)
         fprintf(cfg->out, "\n");
@@ -405,7 +400,7 @@ int puzzles_run(PuzzleConfig *cfg) {
             cfg->file, pr.solved, pr.done, pr.done ? 100.0 * pr.solved / pr.done : 0.0,
             cfg->move_cap, (long long)cfg->solver_turn_ms, (long long)cfg->defender_turn_ms,
             pr.defender_failed, pr.done ? (double)pr.time_ms / pr.done / 1000.0 : 0.0,
-            (double)(wall_ms() - t0) / 1000.0);
+            (double)(now_ms() - t0) / 1000.0);
     if (pr.results)
         fclose(pr.results);
     openings_free(&all);

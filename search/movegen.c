@@ -1,0 +1,201 @@
+/* search/movegen.c */
+#include "movegen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "params.h"
+
+void marks_next(Marks *mk) {
+    if (++mk->gen == 0) {
+        memset(mk->mark, 0, sizeof mk->mark);
+        mk->gen = 1;
+    }
+}
+
+/* Renju black: does the FORBID-class cell m hold pattern a or b on some line
+ * while not truly forbidden (a false three-three or the like)? */
+static bool legal_forbid_holding(Pos *p, Move m, int colour, Pattern a, Pattern b) {
+    for (int d = 0; d < DIR_COUNT; d++) {
+        Pattern pt = pos_pattern(p, m, d, colour);
+        if (pt == a || pt == b)
+            return move_legal(p, m, colour);
+    }
+    return false;
+}
+
+bool makes_four(Pos *p, Move m, int colour) {
+    Pattern4 cls = pos_p4(p, m, colour);
+    if (cls >= P4_BLOCK4 && cls <= P4_FLEX4)
+        return true;
+    return cls == P4_FORBID && legal_forbid_holding(p, m, colour, PAT_B4, PAT_F4);
+}
+
+bool makes_three(Pos *p, Move m, int colour) {
+    Pattern4 cls = pos_p4(p, m, colour);
+    if (cls == P4_FLEX3 || cls == P4_FLEX3_PLUS || cls == P4_FLEX3_2X)
+        return true;
+    return cls == P4_FORBID && legal_forbid_holding(p, m, colour, PAT_F3, PAT_F3S);
+}
+
+int find_fives(const Pos *p, int colour, Move *out, int max) {
+    int n = 0;
+    const Board *b = &p->b;
+    for (int i = 0; i < b->cand_count && n < max; i++)
+        if (p->c[b->cand[i]].p4[colour - 1] == P4_FIVE)
+            out[n++] = b->cand[i];
+    return n;
+}
+
+int find_flex4(Pos *p, int colour, Move *out, int max) {
+    const Board *b = &p->b;
+    int n = 0;
+    bool hidden = p->rule == RULE_RENJU && colour == BLACK && pos_count(p, BLACK, P4_FORBID);
+    if (!pos_count(p, colour, P4_FLEX4) && !hidden)
+        return 0;
+    for (int i = 0; i < b->cand_count && n < max; i++) {
+        Move c = b->cand[i];
+        Pattern4 cls = pos_p4(p, c, colour);
+        if (cls == P4_FLEX4)
+            out[n++] = c;
+        else if (hidden && cls == P4_FORBID && legal_forbid_holding(p, c, colour, PAT_F4, PAT_F4))
+            out[n++] = c;
+    }
+    return n;
+}
+
+int five_threat(Pos *p, int colour, Move *block) {
+    Move f[2];
+    int n = pos_count(p, colour, P4_FIVE) ? find_fives(p, colour, f, 2) : 0;
+    if (n == 0)
+        return FIVE_NONE;
+    *block = f[0];
+    if (n >= 2 || !move_legal(p, f[0], opponent(colour)))
+        return FIVE_UNSTOPPABLE;
+    return FIVE_BLOCKABLE;
+}
+
+int gen_threats(Pos *p, int colour, bool threes, ScoredMove *out, int cap) {
+    const Board *b = &p->b;
+    int n = 0;
+    for (int i = 0; i < b->cand_count && n < cap; i++) {
+        Move c = b->cand[i];
+        Pattern4 cls = pos_p4(p, c, colour);
+        if (threes) {
+            if (!makes_four(p, c, colour) && !makes_three(p, c, colour))
+                continue;
+        } else if ((cls < P4_BLOCK4 && cls != P4_FORBID) || !makes_four(p, c, colour))
+            continue;
+        out[n].m = c;
+        out[n++].score = (int)cls * THREAT_CLASS_MUL + eval_move_score(p, c, colour);
+    }
+    return n;
+}
+
+int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
+    Board *b = &p->b;
+    int s = b->side, o = opponent(s), n = 0;
+    *complete = true;
+    marks_next(mk);
+    for (int i = 0; i < b->cand_count; i++) {
+        Move c = b->cand[i];
+        if (makes_four(p, c, s)) {
+            mk->mark[c] = mk->gen;
+            if (n == cap) {
+                *complete = false;
+                continue;
+            }
+            out[n].m = c;
+            out[n++].score = DEFENCE_OWN_FOUR + eval_move_score(p, c, s);
+        }
+    }
+    /* the threat points first: playing and undoing below reorders b->cand */
+    Move threat[64];
+    int threats = find_flex4(p, o, threat, 64);
+    for (int i = 0; i < threats; i++) {
+        Move f = threat[i];
+        for (int d = 0; d < DIR_COUNT; d++) {
+            Pattern pt = pos_pattern(p, f, d, o);
+            if (pt != PAT_B4 && pt != PAT_F4)
+                continue;
+            int off = b->dir[d];
+            for (int k = -5; k <= 5; k++) {
+                int c = f + k * off;
+                if (b->cell[c] != EMPTY || mk->mark[c] == mk->gen)
+                    continue;
+                mk->mark[c] = mk->gen;
+                if (!move_legal(p, (Move)c, s))
+                    continue;
+                pos_play(p, (Move)c);
+                Move left;
+                bool ok = find_flex4(p, o, &left, 1) == 0;
+                pos_undo(p);
+                if (!ok)
+                    continue;
+                if (n == cap) {
+                    *complete = false;
+                    continue;
+                }
+                out[n].m = (Move)c;
+                out[n++].score = DEFENCE_BLOCK + eval_move_score(p, (Move)c, s);
+            }
+        }
+    }
+    return n;
+}
+
+int32_t quick_result(Pos *p, int ply, bool win5) {
+    int s = p->b.side, o = opponent(s);
+    if (pos_count(p, s, P4_FIVE))
+        return VALUE_MATE - ply - 1;
+    Move blk;
+    int of = five_threat(p, o, &blk);
+    if (of == FIVE_UNSTOPPABLE)
+        return -(VALUE_MATE - ply - 2);
+    if (of == FIVE_BLOCKABLE)
+        return VALUE_NONE;
+    Move f;
+    if (find_flex4(p, s, &f, 1))
+        return VALUE_MATE - ply - 3;
+    /* a four-three, or a double three, wins in 5 when the opponent has no
+     * four to gain a tempo with (the forced block cannot touch the three's
+     * line). Renju black's threes need a forbidden-point probe: not here. */
+    if (win5 && (pos_count(p, s, P4_BLOCK4_FLEX3) || pos_count(p, s, P4_FLEX3_2X)) &&
+        (p->rule != RULE_RENJU || s == WHITE) && !four_cells(p, o) && !pos_count(p, o, P4_FLEX4))
+        return VALUE_MATE - ply - 5;
+    return VALUE_NONE;
+}
+
+static int cmp_scored(const void *a, const void *b) {
+    const ScoredMove *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score < y->score ? 1 : -1;
+    return (int)x->m - (int)y->m;
+}
+
+void sort_moves(ScoredMove *list, int n) { qsort(list, (size_t)n, sizeof *list, cmp_scored); }
+
+void select_top(ScoredMove *list, int n, int keep) {
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        ScoredMove pivot = list[(lo + hi) / 2];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (cmp_scored(&list[i], &pivot) < 0)
+                i++;
+            while (cmp_scored(&list[j], &pivot) > 0)
+                j--;
+            if (i <= j) {
+                ScoredMove x = list[i];
+                list[i++] = list[j];
+                list[j--] = x;
+            }
+        }
+        if (keep - 1 <= j)
+            hi = j;
+        else if (keep - 1 >= i)
+            lo = i;
+        else
+            break;
+    }
+}

@@ -1,0 +1,108 @@
+/* search/movepick.c */
+#include "movepick.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include "params.h"
+#include "search.h"
+
+int movepick_generate(Pos *p, const OrderCtx *oc, ScoredMove *out, int cap, Move tt_move,
+                      PickStage *mode) {
+    Board *b = &p->b;
+    int s = b->side, o = opponent(s), n = 0;
+    ScoredMove *all = oc->scratch;
+    *mode = STAGE_QUIET;
+    if (pos_count(p, o, P4_FIVE)) {
+        find_fives(p, o, &out[0].m, 1);
+        out[0].score = 0;
+        *mode = STAGE_FORCED;
+        return 1;
+    }
+    Move of4;
+    if (!(oc->off & FEAT_DEFENCES) && find_flex4(p, o, &of4, 1)) {
+        bool complete;
+        *mode = STAGE_DEFENCES;
+        n = gen_defences(p, oc->marks, all, BOARD_MAX_CELLS, &complete);
+        if (n == 0)
+            return -1;
+    } else {
+        bool hist = oc->hist && !(oc->off & FEAT_HISTORY);
+        const Move *k = oc->off & FEAT_KILLERS ? NULL : oc->killers;
+        for (int i = 0; i < b->cand_count; i++) {
+            Move c = b->cand[i];
+            if (!move_legal(p, c, s))
+                continue;
+            int sc = eval_move_score(p, c, s) * ORDER_SCORE_MUL;
+            if (hist)
+                sc += history_get(oc->hist, s, c) / ORDER_HISTORY_DIV;
+            if (k)
+                sc += c == k[0] ? ORDER_KILLER1 : c == k[1] ? ORDER_KILLER2 : 0;
+            all[n].m = c;
+            all[n++].score = sc;
+        }
+    }
+    if (tt_move != MOVE_NONE)
+        for (int i = 0; i < n; i++)
+            if (all[i].m == tt_move) {
+                all[i].score = INT_MAX;
+                break;
+            }
+    if (n > cap) {
+        select_top(all, n, cap);
+        n = cap;
+    }
+    memcpy(out, all, sizeof *out * (size_t)n);
+    return n;
+}
+
+int picker_init(MovePicker *mp, ScoredMove *buf, int cap, Pos *p, const OrderCtx *oc,
+                Move tt_move) {
+    mp->list = buf;
+    mp->next = 0;
+    mp->tt_move = tt_move;
+    mp->n = movepick_generate(p, oc, buf, cap, tt_move, &mp->mode);
+    mp->stage = mp->mode;
+    return mp->n;
+}
+
+/* Is c in the neighbourhood of a: within two cells, or on a line through a
+ * within four? */
+static bool near_cell(const Board *b, Move a, Move c) {
+    int dx = board_x(b, a) - board_x(b, c), dy = board_y(b, a) - board_y(b, c);
+    if (dx < 0)
+        dx = -dx;
+    if (dy < 0)
+        dy = -dy;
+    int d = dx > dy ? dx : dy;
+    return d <= 2 || (d <= 4 && (dx == 0 || dy == 0 || dx == dy));
+}
+
+int picker_init_fours(MovePicker *mp, ScoredMove *buf, int cap, Pos *p, Move near, bool any_four) {
+    int s = p->b.side, n = gen_threats(p, s, false, buf, cap), k = 0;
+    for (int i = 0; i < n; i++) {
+        Move c = buf[i].m;
+        Pattern4 cls = pos_p4(p, c, s);
+        if (near > MOVE_PASS && !near_cell(&p->b, near, c))
+            continue;
+        if (!any_four && cls != P4_BLOCK4_PLUS && cls != P4_BLOCK4_FLEX3)
+            continue;
+        buf[k].m = c;
+        buf[k++].score = eval_move_score(p, c, s);
+    }
+    mp->list = buf;
+    mp->n = k;
+    mp->next = 0;
+    mp->tt_move = MOVE_NONE;
+    mp->mode = mp->stage = STAGE_QFOURS;
+    return k;
+}
+
+Move picker_next(MovePicker *mp) {
+    if (mp->next >= mp->n)
+        return MOVE_NONE;
+    pick_best(mp->list, mp->next, mp->n);
+    Move m = mp->list[mp->next++].m;
+    mp->stage = m == mp->tt_move && mp->mode != STAGE_FORCED ? STAGE_TT : mp->mode;
+    return m;
+}

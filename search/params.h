@@ -1,0 +1,67 @@
+/* search/params.h — every tunable number of search/, in one place.
+ * A change to any of them changes the bench signature. */
+#ifndef QUINTO_SEARCH_PARAMS_H
+#define QUINTO_SEARCH_PARAMS_H
+
+enum {
+    /* ---- move generation and ordering (movegen.c, movepick.c) ---- */
+    MAX_GEN = 512,                /* moves a node keeps (the best by score) */
+    ORDER_SCORE_MUL = 8,          /* eval_move_score weight in the quiet order */
+    ORDER_HISTORY_DIV = 256,      /* history / this is added to it */
+    ORDER_KILLER1 = 90,           /* first killer bonus */
+    ORDER_KILLER2 = 60,           /* second killer bonus */
+    DEFENCE_OWN_FOUR = 100000,    /* defence list: our own fours first */
+    DEFENCE_BLOCK = 50000,        /* then the cells that stop every open-four point */
+    THREAT_CLASS_MUL = 1000,      /* solvers order by threat class, then move score */
+    GEN_FOURS_MAX = 64,           /* fours a quiescence or VCF node keeps */
+
+    /* ---- history (history.c) ---- */
+    HISTORY_MAX = 16384,          /* history values stay within +-HISTORY_MAX */
+    HISTORY_BONUS_MUL = 16,       /* bonus = depth^2 * this, at most HISTORY_MAX */
+
+    /* ---- quiescence (search.c) ---- */
+    QS_MAX_PLY = 20,              /* plies of fours in the quiescence */
+    QS_FREE_PLY = 2,              /* quiescence plies before fours must be near the last own stone */
+    QS_PLAIN_PLY = 6,             /* plies after which a four must also make a three or two */
+
+    /* ---- main search (search.c) ---- */
+    ASPIRATION_FROM = 5,          /* depth where aspiration windows start */
+    ASPIRATION_DELTA = 40,
+    ASPIRATION_FULL = 1000,       /* a window wider than this becomes the full one */
+    LMR_MIN_DEPTH = 3,
+    FUTILITY_MAX_DEPTH = 3,
+    FUTILITY_MARGIN = 220,        /* per depth */
+    MOVECAP_BASE = 10,            /* quiet moves searched: base + per_depth * depth */
+    MOVECAP_PER_DEPTH = 5,
+    RANDOM_MARGIN = 12,           /* root moves within this of the best may be chosen */
+
+    /* ---- threat solvers (threat.c, engine.c) ---- */
+    VCF_ROOT_DEPTH = 120,         /* own fours: problem VCFs run past 50 */
+    VCF_ROOT_BUDGET = 2000000,    /* solver nodes for the root VCF */
+    VCT_ROOT_MAX_DEPTH = 12,      /* own threats */
+    VCT_ROOT_STEP_BUDGET = 200000,/* solver nodes for each VCT depth */
+    VCT_VCF_DEPTH = 12,           /* VCF depth inside the VCT */
+    ROOT_THREAT_TIME_DIV = 8,     /* the root VCF, then the VCT, get soft time / this each */
+    VCF_FAIL_CACHE = 1 << 16,     /* entries of the VCF failure cache */
+
+    /* ---- time (timeman.c) ---- */
+    TIME_MARGIN_MS = 25,          /* kept back from every turn */
+    TIME_MARGIN_DIV = 20,         /* plus turn / this, */
+    TIME_MARGIN_MAX_MS = 500,     /* up to this */
+    TIME_SOFT_PERCENT = 80,       /* no new iteration after this share of the hard limit */
+    TIME_MOVES_BASE = 30,         /* match clock: moves still to play = base - stones / div */
+    TIME_MOVES_STONES_DIV = 6,
+    TIME_MOVES_MIN = 12,
+    TIME_RESERVE_MS = 30,         /* match clock reserve: this + time left / div */
+    TIME_RESERVE_DIV = 50,
+    TIME_MAX_SHARE_DIV = 4,       /* no move takes more than a quarter of what is left */
+
+    /* ---- memory (engine.c) ---- */
+    MEMORY_RESERVE_MIB = 14,      /* code, stacks and tables outside the hash */
+    MEMORY_THREAD_EXTRA_MIB = 1,  /* per thread, beside its SearchThread */
+    MEMORY_SLACK_DIV = 10,        /* a tenth of the rest is left to allocator slack */
+    HASH_DEFAULT_MIB = 256,       /* without a memory limit */
+    THREAD_STACK_MIB = 16,        /* stack of every search thread */
+};
+
+#endif
