@@ -25,6 +25,7 @@ Engine *engine_new(void) {
         return NULL;
     atomic_init(&e->stop, false);
     atomic_init(&e->stop_request, false);
+    atomic_init(&e->clear_pending, false);
     engine_set_memory(e, 0, 0);
     return e;
 }
@@ -76,7 +77,7 @@ size_t engine_hash_bytes(const Engine *e) {
     return b > SIZE_MAX ? SIZE_MAX : (size_t)b;
 }
 
-void engine_clear_hash(Engine *e) { tt_clear(&e->tt); }
+void engine_clear_hash(Engine *e) { atomic_store(&e->clear_pending, true); }
 
 /* ---- stopping ---- */
 
@@ -326,6 +327,8 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
 
     /* Step 3. The table, sized for this search's threads; the root moves */
     size_table(e, e->limits.threads);
+    if (atomic_exchange(&e->clear_pending, false))
+        tt_clear(&e->tt);
     tt_ensure(&e->tt);
     tt_new_search(&e->tt);
     int n = build_root(main_t);

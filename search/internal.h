@@ -66,6 +66,7 @@ struct Engine {
     SearchReport report;
     void *ctx;
     uint64_t max_memory, hash_kib;/* what the table is sized from */
+    atomic_bool clear_pending;    /* engine_clear_hash: cleared when the next search starts */
 };
 
 /* Iterative deepening on one thread (main or helper); the main thread stops

@@ -88,6 +88,7 @@ void engine_free(Engine *e);
 void engine_set_memory(Engine *e, uint64_t max_memory, uint64_t hash_kib);
 /* The table size the next search will have, in bytes. */
 size_t engine_hash_bytes(const Engine *e);
+/* Empty the table (done when the next search starts: safe at any time). */
 void engine_clear_hash(Engine *e);
 
 /* Search p (not modified) and return the move to play (MOVE_NONE only if the

@@ -4,9 +4,8 @@
 #include "testutil.h"
 
 int main(void) {
-    SRunner *sr = srunner_create(suite_board());
-    srunner_add_suite(sr, suite_rules());
-#define SUITE(f) srunner_add_suite(sr, f())
+    SRunner *sr = srunner_create(NULL);
+#define SUITE(f) srunner_add_suite(sr, f());
 #include "suites.inc"
 #undef SUITE
     srunner_run_all(sr, CK_ENV);

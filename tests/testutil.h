@@ -20,14 +20,9 @@ void setup_moves(Board *b, int size, const char *moves);
 /* Cheap deterministic PRNG for tests. */
 unsigned test_rand(unsigned long long *state);
 
-Suite *suite_board(void);
-Suite *suite_rules(void);
-Suite *suite_pattern(void);
-Suite *suite_eval(void);
-Suite *suite_codec(void);
-Suite *suite_search(void);
-Suite *suite_protocol(void);
-Suite *suite_manager(void);
-Suite *suite_play(void);
+/* Every suite (tests/suites.inc). */
+#define SUITE(f) Suite *f(void);
+#include "suites.inc"
+#undef SUITE
 
 #endif

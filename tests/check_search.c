@@ -1,0 +1,652 @@
+/* tests/check_search.c — search/ in process, in milliseconds: the threat
+ * generators against brute force over brain/rules, the VCF/VCT solvers on the
+ * shared puzzles and on balanced openings, the move picker's stages, the time
+ * plan at its limits, history bounds, and the engine's stop and memory rules. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../brain/util.h"
+#include "../search/internal.h"
+#include "../search/threat.h"
+#include "testutil.h"
+
+/* ---- positions ---- */
+
+static Pos *pos_new(int size, Rule rule) {
+    Pos *p = malloc(sizeof *p);
+    ck_assert(p && pos_init(p, size, size, rule));
+    return p;
+}
+
+static void pos_record(Pos *p, const Record *r) {
+    ck_assert(pos_init(p, r->width, r->height, r->rule));
+    for (int k = 0; k < r->count; k++) {
+        if (r->x[k] < 0)
+            pos_pass(p);
+        else
+            pos_play(p, board_move_at(&p->b, r->x[k], r->y[k]));
+    }
+}
+
+static void pos_moves(Pos *p, const char *moves) {
+    for (const char *s = moves; *s;) {
+        int x, y, used;
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        ck_assert(sscanf(s, "%d,%d%n", &x, &y, &used) == 2);
+        pos_play(p, board_move_at(&p->b, x, y));
+        s += used;
+    }
+}
+
+/* A game of plausible moves (at random among the five best by move score)
+ * until `stones` stones or a winning move is next. False if either side has
+ * a five point then. */
+static bool random_game(Pos *p, int stones, unsigned long long *seed) {
+    while (p->b.stones < stones) {
+        int s = p->b.side;
+        if (pos_count(p, s, P4_FIVE) || pos_count(p, opponent(s), P4_FIVE))
+            return false;
+        ScoredMove list[BOARD_MAX_CELLS];
+        int n = 0;
+        for (int i = 0; i < p->b.cand_count; i++) {
+            Move c = p->b.cand[i];
+            if (move_legal(p, c, s))
+                list[n++] = (ScoredMove){c, eval_move_score(p, c, s)};
+        }
+        if (p->b.stones == 0)
+            list[n++] = (ScoredMove){board_move_at(&p->b, p->b.width / 2, p->b.height / 2), 0};
+        if (n == 0)
+            return false;
+        sort_moves(list, n);
+        int k = n < 5 ? n : 5;
+        pos_play(p, list[test_rand(seed) % (unsigned)k].m);
+    }
+    return !pos_count(p, BLACK, P4_FIVE) && !pos_count(p, WHITE, P4_FIVE);
+}
+
+/* ---- brute force over brain/rules ---- */
+
+/* Place a stone of colour on m (passing first if needed); undo with unplace. */
+static void place(Board *b, Move m, int colour) {
+    if (b->side != colour)
+        board_pass(b);
+    board_play(b, m);
+}
+static void unplace(Board *b, int side_before) {
+    board_undo(b);
+    if (b->side != side_before)
+        board_undo(b);
+}
+
+static bool bf_legal(Board *b, Move m, int colour, Rule rule) {
+    return colour != BLACK || !rule_is_forbidden(b, m, rule);
+}
+
+/* Five points of colour on the lines through m (within four cells). */
+static int bf_fives_near(Board *b, Move m, int colour, Rule rule) {
+    int n = 0;
+    Move seen[40];
+    for (int d = 0; d < DIR_COUNT; d++)
+        for (int k = -4; k <= 4; k++) {
+            Move c = (Move)(m + k * b->dir[d]);
+            if (k == 0 || b->cell[c] != EMPTY || !rule_wins_if_played(b, c, colour, rule))
+                continue;
+            bool dup = false;
+            for (int j = 0; j < n; j++)
+                dup |= seen[j] == c;
+            if (!dup)
+                seen[n++] = c;
+        }
+    return n;
+}
+
+/* Five points colour gets by playing m (0 when m itself wins or is illegal). */
+static int bf_fives_after(Board *b, Move m, int colour, Rule rule) {
+    if (rule_wins_if_played(b, m, colour, rule) || !bf_legal(b, m, colour, rule))
+        return 0;
+    int side = b->side;
+    place(b, m, colour);
+    int n = bf_fives_near(b, m, colour, rule);
+    unplace(b, side);
+    return n;
+}
+
+/* Does colour have an open-four point (a legal move giving two five points)? */
+static bool bf_has_flex4(Board *b, int colour, Rule rule) {
+    for (int m = 0; m < b->cell_count; m++)
+        if (b->cell[m] == EMPTY && b->near[m] && bf_fives_after(b, (Move)m, colour, rule) >= 2)
+            return true;
+    return false;
+}
+
+static bool in_list(const Move *l, int n, Move m) {
+    for (int i = 0; i < n; i++)
+        if (l[i] == m)
+            return true;
+    return false;
+}
+
+static const Rule all_rules[] = {RULE_FREESTYLE, RULE_STANDARD, RULE_RENJU, RULE_CARO8, RULE_CARO9};
+
+/* find_fives, makes_four and find_flex4 agree with brain/rules on every
+ * candidate cell, for both colours, in random games of every rule. */
+START_TEST(test_threat_tests_brute_force) {
+    unsigned long long seed = 12345;
+    Board *b = malloc(sizeof *b);
+    int checked = 0, fours = 0, flex = 0;
+    for (int r = 0; r < 5; r++)
+        for (int g = 0; g < 40; g++) {
+            Pos *p = pos_new(15, all_rules[r]);
+            if (!random_game(p, 6 + g % 16, &seed)) { /* five points already: decided */
+                free(p);
+                continue;
+            }
+            memcpy(b, &p->b, sizeof *b);
+            for (int colour = BLACK; colour <= WHITE; colour++) {
+                Move fives[64], f4[64];
+                int nf = find_fives(p, colour, fives, 64), n4 = find_flex4(p, colour, f4, 64);
+                for (int i = 0; i < p->b.cand_count; i++) {
+                    Move c = p->b.cand[i];
+                    bool five = rule_wins_if_played(b, c, colour, all_rules[r]);
+                    int after = bf_fives_after(b, c, colour, all_rules[r]);
+                    ck_assert_msg(five == in_list(fives, nf, c), "%s five %d,%d colour %d",
+                                  rule_name(all_rules[r]), board_x(b, c), board_y(b, c), colour);
+                    ck_assert_msg(makes_four(p, c, colour) == (after >= 1), "%s four %d,%d colour %d",
+                                  rule_name(all_rules[r]), board_x(b, c), board_y(b, c), colour);
+                    ck_assert_msg(in_list(f4, n4, c) == (after >= 2), "%s open four %d,%d colour %d",
+                                  rule_name(all_rules[r]), board_x(b, c), board_y(b, c), colour);
+                    ck_assert(move_legal(p, c, colour) == bf_legal(b, c, colour, all_rules[r]));
+                    checked++;
+                    fours += after >= 1;
+                    flex += after >= 2;
+                }
+            }
+            free(p);
+        }
+    free(b);
+    ck_assert_msg(fours > 100 && flex > 20, "too few threats to test: %d fours, %d open fours", fours,
+                  flex);
+    ck_assert_int_gt(checked, 10000);
+}
+END_TEST
+
+/* gen_defences is exactly our fours plus every legal move after which the
+ * opponent has no open-four point, over the whole board. */
+START_TEST(test_defences_brute_force) {
+    unsigned long long seed = 777;
+    Board *b = malloc(sizeof *b);
+    Marks *mk = calloc(1, sizeof *mk);
+    ScoredMove *list = malloc(sizeof(ScoredMove) * BOARD_MAX_CELLS);
+    int positions = 0;
+    for (int r = 0; r < 5; r++)
+        for (int g = 0; g < 60 && positions < 6 * (r + 1); g++) {
+            Pos *p = pos_new(15, all_rules[r]);
+            bool ok = random_game(p, 8 + g % 20, &seed);
+            int s = p->b.side, o = opponent(s);
+            Move f;
+            if (!ok || !find_flex4(p, o, &f, 1) || pos_count(p, s, P4_FIVE) ||
+                pos_count(p, o, P4_FIVE)) {
+                free(p);
+                continue;
+            }
+            positions++;
+            memcpy(b, &p->b, sizeof *b);
+            bool complete;
+            int n = gen_defences(p, mk, list, BOARD_MAX_CELLS, &complete);
+            ck_assert(complete);
+            int expected = 0;
+            for (int m = 0; m < b->cell_count; m++) {
+                if (b->cell[m] != EMPTY || !bf_legal(b, (Move)m, s, all_rules[r]))
+                    continue;
+                bool mine = bf_fives_after(b, (Move)m, s, all_rules[r]) >= 1;
+                bool defends = false;
+                if (!mine) {
+                    place(b, (Move)m, s);
+                    defends = !bf_has_flex4(b, o, all_rules[r]);
+                    unplace(b, s);
+                }
+                bool listed = false;
+                for (int i = 0; i < n; i++)
+                    listed |= list[i].m == m;
+                ck_assert_msg(listed == (mine || defends), "%s: %d,%d %s", rule_name(all_rules[r]),
+                              board_x(b, (Move)m), board_y(b, (Move)m),
+                              listed ? "listed but no defence" : "a defence not listed");
+                expected += mine || defends;
+            }
+            ck_assert_int_eq(n, expected);
+            /* a short list says so */
+            if (n > 1) {
+                gen_defences(p, mk, list, n - 1, &complete);
+                ck_assert(!complete);
+            }
+            free(p);
+        }
+    ck_assert_int_ge(positions, 10);
+    free(list);
+    free(mk);
+    free(b);
+}
+END_TEST
+
+/* ---- solvers ---- */
+
+typedef struct {
+    Marks marks;
+    uint64_t fail[VCF_FAIL_CACHE];
+} SolverSpace;
+
+static int solve_file(const char *file, int limit, bool vct, int *count) {
+    Record *recs;
+    int n = testdata_load(file, &recs);
+    if (n > limit)
+        n = limit;
+    SolverSpace *sp = calloc(1, sizeof *sp);
+    Pos *p = malloc(sizeof *p);
+    int solved = 0;
+    for (int i = 0; i < n; i++) {
+        pos_record(p, &recs[i]);
+        ThreatCtx c;
+        memset(sp->fail, 0, sizeof sp->fail);
+        threat_ctx_init(&c, p, &sp->marks, sp->fail);
+        c.budget = vct ? 400000 : 200000;
+        Move m = MOVE_NONE;
+        uint64_t key = p->b.key;
+        bool ok = vct ? false : vcf_solve(&c, VCF_ROOT_DEPTH, &m);
+        /* as the engine's root: deeper and deeper, a budget for each depth */
+        for (int d = 2; vct && !ok && d <= VCT_ROOT_MAX_DEPTH && c.nodes < c.budget; d++) {
+            c.budget = c.nodes + VCT_ROOT_STEP_BUDGET;
+            ok = vct_solve(&c, d, &m);
+        }
+        ck_assert_msg(p->b.key == key, "the solver left the position changed");
+        if (ok) {
+            /* the first move is legal and a threat: a five, a four, or (VCT) a three */
+            int s = p->b.side;
+            ck_assert(p->b.cell[m] == EMPTY && move_legal(p, m, s));
+            ck_assert_msg(pos_p4(p, m, s) == P4_FIVE || makes_four(p, m, s) ||
+                              (vct && makes_three(p, m, s)),
+                          "%s line %d: first move %d,%d is no threat", file, i + 1,
+                          board_x(&p->b, m), board_y(&p->b, m));
+            solved++;
+        }
+    }
+    free(p);
+    free(sp);
+    free(recs);
+    *count = n;
+    return solved;
+}
+
+START_TEST(test_vcf_puzzles) {
+    int n, solved = solve_file("puzzles/lfz084_has_vcf_15x15.txt", 400, false, &n);
+    /* the engine solves 99.8% of the whole set at 1 s a move; the bare solver
+     * with a 200 000-node budget at least 97% of these */
+    ck_assert_msg(solved * 100 >= n * 97, "VCF: %d of %d", solved, n);
+}
+END_TEST
+
+START_TEST(test_vct_puzzles) {
+    int n, solved = solve_file("puzzles/lfz084_has_vct_15x15.txt", 40, true, &n);
+    /* the bare solver, without the search around it (the engine solves 92.6%
+     * of the set at 1 s a move), finds about 60% */
+    ck_assert_msg(solved * 100 >= n * 55, "VCT: %d of %d", solved, n);
+}
+END_TEST
+
+/* Soundness: balanced openings have no forced win for the side to move. */
+START_TEST(test_no_false_wins) {
+    const char *files[] = {"openings/openings_piskvork_openings_f15.txt",
+                           "openings/openings_piskvork_openings_f20.txt"};
+    SolverSpace *sp = calloc(1, sizeof *sp);
+    Pos *p = malloc(sizeof *p);
+    int tried = 0;
+    for (int f = 0; f < 2; f++) {
+        Record *recs;
+        int n = testdata_load(files[f], &recs);
+        for (int i = 0; i < n; i++) {
+            pos_record(p, &recs[i]);
+            ThreatCtx c;
+            threat_ctx_init(&c, p, &sp->marks, sp->fail);
+            c.budget = 100000;
+            Move m;
+            ck_assert_msg(!vcf_solve(&c, VCF_ROOT_DEPTH, &m), "%s %d: a VCF in an opening", files[f], i);
+            ck_assert_msg(!vct_solve(&c, 4, &m), "%s %d: a VCT in an opening", files[f], i);
+            tried++;
+        }
+        free(recs);
+    }
+    ck_assert_int_gt(tried, 60);
+    free(p);
+    free(sp);
+}
+END_TEST
+
+/* An interrupted solver proves nothing and says so. */
+START_TEST(test_solver_interrupted) {
+    Record *recs;
+    testdata_load("puzzles/lfz084_has_vct_15x15.txt", &recs);
+    SolverSpace *sp = calloc(1, sizeof *sp);
+    Pos *p = malloc(sizeof *p);
+    pos_record(p, &recs[0]);
+    atomic_bool stop;
+    atomic_init(&stop, true);
+    ThreatCtx c;
+    threat_ctx_init(&c, p, &sp->marks, sp->fail);
+    c.stop = &stop;
+    Move m;
+    for (int d = 2; d <= 8; d++)
+        ck_assert(!vct_solve(&c, d, &m) || c.nodes < 256);
+    threat_ctx_init(&c, p, &sp->marks, sp->fail);
+    c.budget = 3;
+    bool ok = vct_solve(&c, 8, &m);
+    ck_assert(!ok || c.nodes <= 3);
+    ck_assert(ok || c.aborted || c.nodes <= 3);
+    free(p);
+    free(sp);
+    free(recs);
+}
+END_TEST
+
+/* ---- move picker ---- */
+
+static OrderCtx order_ctx(SearchThread *t) {
+    return (OrderCtx){&t->hist, t->stack[0].killer, 0, &t->marks, t->scratch};
+}
+
+START_TEST(test_picker_stages) {
+    SearchThread *t = calloc(1, sizeof *t);
+    Pos *p = &t->pos;
+    ScoredMove buf[MAX_GEN];
+    MovePicker mp;
+    OrderCtx oc = order_ctx(t);
+
+    /* the opponent has a five: its block alone */
+    ck_assert(pos_init(p, 15, 15, RULE_FREESTYLE));
+    pos_moves(p, "7,7 0,0 8,7 0,2 9,7 0,4 10,7"); /* black four 7..10 on row 7, white to move */
+    ck_assert_int_eq(picker_init(&mp, buf, MAX_GEN, p, &oc, MOVE_NONE), 1);
+    Move m = picker_next(&mp);
+    ck_assert(mp.stage == STAGE_FORCED);
+    ck_assert(pos_p4(p, m, BLACK) == P4_FIVE);
+    ck_assert(picker_next(&mp) == MOVE_NONE);
+
+    /* an open three: defences only, the TT move first when it is one */
+    ck_assert(pos_init(p, 15, 15, RULE_FREESTYLE));
+    pos_moves(p, "7,7 0,0 8,7 0,14 9,7"); /* black open three, white to move */
+    int n = picker_init(&mp, buf, MAX_GEN, p, &oc, board_move_at(&p->b, 10, 7));
+    ck_assert_int_gt(n, 1);
+    ck_assert_int_lt(n, 10);
+    m = picker_next(&mp);
+    ck_assert(m == board_move_at(&p->b, 10, 7) && mp.stage == STAGE_TT);
+    int k = 1;
+    while ((m = picker_next(&mp)) != MOVE_NONE) {
+        ck_assert(mp.stage == STAGE_DEFENCES);
+        pos_play(p, m);
+        Move f;
+        ck_assert_msg(!find_flex4(p, BLACK, &f, 1), "%d,%d leaves an open four", board_x(&p->b, m),
+                      board_y(&p->b, m));
+        pos_undo(p);
+        k++;
+    }
+    ck_assert_int_eq(k, n);
+
+    /* quiet: the TT move, then every legal candidate, best first */
+    ck_assert(pos_init(p, 15, 15, RULE_FREESTYLE));
+    pos_moves(p, "7,7 8,8 6,8 8,6");
+    Move tt = board_move_at(&p->b, 3, 3);
+    ck_assert(board_is_candidate(&p->b, tt) || true);
+    tt = p->b.cand[p->b.cand_count - 1];
+    n = picker_init(&mp, buf, MAX_GEN, p, &oc, tt);
+    ck_assert_int_eq(n, p->b.cand_count);
+    ck_assert(picker_next(&mp) == tt && mp.stage == STAGE_TT);
+    int last = INT_MAX;
+    for (k = 1; (m = picker_next(&mp)) != MOVE_NONE; k++) {
+        ck_assert(mp.stage == STAGE_QUIET && m != tt);
+        ck_assert_int_le(mp.list[k].score, last);
+        last = mp.list[k].score;
+    }
+    ck_assert_int_eq(k, n);
+
+    /* a cap keeps the best */
+    n = picker_init(&mp, buf, 5, p, &oc, MOVE_NONE);
+    ck_assert_int_eq(n, 5);
+
+    /* quiescence: fours only */
+    ck_assert(pos_init(p, 15, 15, RULE_FREESTYLE));
+    pos_moves(p, "7,7 0,0 8,7 0,14 9,7 14,0 7,8 14,14 7,9"); /* black to move? */
+    if (p->b.side != BLACK)
+        pos_pass(p);
+    pos_moves(p, "6,6");
+    pos_pass(p);
+    n = picker_init_fours(&mp, buf, GEN_FOURS_MAX, p, MOVE_NONE, true);
+    ck_assert_int_gt(n, 0);
+    while ((m = picker_next(&mp)) != MOVE_NONE) {
+        ck_assert(mp.stage == STAGE_QFOURS);
+        ck_assert(makes_four(p, m, p->b.side));
+    }
+    free(t);
+}
+END_TEST
+
+/* ---- time plan ---- */
+
+static SearchLimits limits(int64_t turn, int64_t match, int64_t left) {
+    SearchLimits l;
+    search_limits_default(&l);
+    l.turn_ms = turn;
+    l.match_ms = match;
+    l.time_left_ms = left;
+    return l;
+}
+
+START_TEST(test_time_plan) {
+    int64_t start = now_ns();
+    SearchLimits l = limits(1000, 0, INT64_MAX);
+    TimePlan t = time_plan(&l, 10, 225, start);
+    ck_assert(t.limited);
+    ck_assert_int_eq(t.hard_ms, 1000 - 25 - 50);
+    ck_assert_int_eq(t.soft_ms, (1000 - 25 - 50) * 80 / 100);
+    ck_assert_int_eq(t.hard_ns, start + t.hard_ms * 1000000);
+    /* no limit */
+    l = limits(-1, 0, INT64_MAX);
+    t = time_plan(&l, 10, 225, start);
+    ck_assert(!t.limited && t.hard_ns == INT64_MAX && t.soft_ns == INT64_MAX);
+    /* the match clock rules when it is shorter */
+    l = limits(30000, 180000, 300);
+    t = time_plan(&l, 10, 225, start);
+    ck_assert(t.hard_ms <= 300 / 4 && t.soft_ms <= t.hard_ms);
+    /* extremes: nothing overflows (the sanitizer build checks), 0 <= soft <= hard */
+    const int64_t v[] = {INT64_MIN, -1, 0, 1, 24, 25, 2147483647LL, TIME_MS_CAP, INT64_MAX - 1, INT64_MAX};
+    const int64_t starts[] = {0, start, INT64_MAX / 2, INT64_MAX - 1};
+    for (int a = 0; a < 10; a++)
+        for (int b = 0; b < 10; b++)
+            for (int c = 0; c < 10; c++)
+                for (int s = 0; s < 4; s++) {
+                    l = limits(v[a], v[b], v[c]);
+                    t = time_plan(&l, 400, 128 * 128, starts[s]);
+                    if (!t.limited)
+                        continue;
+                    ck_assert(t.soft_ms >= 0 && t.soft_ms <= t.hard_ms && t.hard_ms <= TIME_MS_CAP);
+                    ck_assert(t.hard_ns >= starts[s] && t.soft_ns <= t.hard_ns);
+                }
+    /* a board about to fill: the moves left never reach zero */
+    l = limits(-1, 10000, 5000);
+    t = time_plan(&l, 224, 225, start);
+    ck_assert(t.limited && t.hard_ms > 0 && t.hard_ms <= 5000 / 4);
+}
+END_TEST
+
+/* ---- history ---- */
+
+START_TEST(test_history_bounds) {
+    History *h = calloc(1, sizeof *h);
+    ck_assert_int_eq(history_bonus(6), 6 * 6 * HISTORY_BONUS_MUL);
+    const int depths[] = {0, 1, 31, 32, 46, 200, 100000, INT32_MAX};
+    for (int i = 0; i < 8; i++) {
+        int b = history_bonus(depths[i]);
+        ck_assert(b >= 0 && b <= HISTORY_MAX);
+    }
+    Move m = 100;
+    for (int i = 0; i < 1000; i++) {
+        history_update(h, BLACK, m, history_bonus(60 + i));
+        ck_assert(history_get(h, BLACK, m) <= HISTORY_MAX);
+    }
+    ck_assert_int_gt(history_get(h, BLACK, m), HISTORY_MAX * 9 / 10);
+    for (int i = 0; i < 1000; i++) {
+        history_update(h, BLACK, m, -history_bonus(1000));
+        ck_assert(history_get(h, BLACK, m) >= -HISTORY_MAX);
+    }
+    ck_assert_int_eq(history_get(h, WHITE, m), 0);
+    Move k[2] = {MOVE_NONE, MOVE_NONE};
+    killers_store(k, 5);
+    killers_store(k, 5);
+    killers_store(k, 7);
+    ck_assert(k[0] == 7 && k[1] == 5);
+    free(h);
+}
+END_TEST
+
+/* ---- engine ---- */
+
+static Pos *busy_pos(void) {
+    Pos *p = pos_new(20, RULE_FREESTYLE);
+    pos_moves(p, "10,10 11,10 11,13 9,11 10,12 12,12 12,11 10,11");
+    return p;
+}
+
+/* A stop asked for before the search began is not lost, and it holds for
+ * every search until engine_arm (a swap2 decision is several searches). */
+START_TEST(test_stop_before_think) {
+    Engine *e = engine_new();
+    Pos *p = busy_pos();
+    SearchLimits l;
+    search_limits_default(&l);
+    l.turn_ms = -1; /* no limit at all: only the stop can end it */
+    engine_arm(e);
+    engine_stop(e);
+    SearchInfo info;
+    for (int i = 0; i < 2; i++) {
+        Move m = engine_think(e, p, &l, NULL, NULL, &info);
+        ck_assert(m != MOVE_NONE && p->b.cell[m] == EMPTY);
+        ck_assert_int_le(info.depth, 1);
+    }
+    /* armed again, a depth cap ends it */
+    engine_arm(e);
+    l.max_depth = 3;
+    engine_think(e, p, &l, NULL, NULL, &info);
+    ck_assert_int_eq(info.depth, 3);
+    free(p);
+    engine_free(e);
+}
+END_TEST
+
+typedef struct {
+    Engine *e;
+    Pos *p;
+    SearchLimits l;
+    Move m;
+} ThinkArg;
+
+static void *think_thread(void *arg) {
+    ThinkArg *a = arg;
+    a->m = engine_think(a->e, a->p, &a->l, NULL, NULL, NULL);
+    return NULL;
+}
+
+/* Memory settings while a search runs are only recorded: the table the
+ * threads probe stays (AddressSanitizer catches the use after free it was);
+ * the next search has the new size, smaller for more threads. */
+START_TEST(test_memory_during_search) {
+    Engine *e = engine_new();
+    ThinkArg a = {e, busy_pos(), {0}, MOVE_NONE};
+    search_limits_default(&a.l);
+    a.l.turn_ms = -1;
+    a.l.threads = 2;
+    engine_arm(e);
+    pthread_t th;
+    ck_assert(pthread_create(&th, NULL, think_thread, &a) == 0);
+    for (int i = 0; i < 50; i++) {
+        engine_set_memory(e, (uint64_t)(40 + i) << 20, 0);
+        engine_clear_hash(e);
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+        engine_set_memory(e, 0, (uint64_t)(1 + i) * 1024);
+    }
+    engine_stop(e);
+    pthread_join(th, NULL);
+    ck_assert(a.m != MOVE_NONE);
+    /* the next searches size the table for their own thread count */
+    engine_set_memory(e, 100u << 20, 0);
+    engine_arm(e);
+    a.l.turn_ms = -1;
+    a.l.max_depth = 2;
+    a.l.threads = 1;
+    think_thread(&a);
+    size_t one = tt_bytes(&e->tt);
+    a.l.threads = 8;
+    think_thread(&a);
+    size_t eight = tt_bytes(&e->tt);
+    ck_assert_msg(one <= 100u << 20 && eight + 7 * sizeof(SearchThread) <= one + sizeof(TTBucket),
+                  "table %zu bytes for one thread, %zu for eight", one, eight);
+    free(a.p);
+    engine_free(e);
+}
+END_TEST
+
+/* Renju black never plays a forbidden point: random renju positions, black
+ * to move, searched briefly (node cap), including lost ones. */
+START_TEST(test_renju_never_forbidden) {
+    Engine *e = engine_new();
+    Pos *p = malloc(sizeof *p);
+    unsigned long long seed = 99;
+    int tried = 0, with_forbidden = 0;
+    Move pts[15 * 15];
+    for (int g = 0; g < 3000 && with_forbidden < 20; g++) {
+        ck_assert(pos_init(p, 15, 15, RULE_RENJU));
+        random_game(p, 9 + g % 30, &seed);
+        if (p->b.side != BLACK || pos_count(p, BLACK, P4_FIVE))
+            continue;
+        int nf = rule_forbidden_points(&p->b, RULE_RENJU, pts);
+        if (nf == 0 && g % 8)
+            continue;
+        tried++;
+        with_forbidden += nf > 0;
+        SearchLimits l;
+        search_limits_default(&l);
+        l.turn_ms = -1;
+        l.max_nodes = 3000;
+        l.use_vct = false;
+        engine_arm(e);
+        Move m = engine_think(e, p, &l, NULL, NULL, NULL);
+        ck_assert(m != MOVE_NONE && p->b.cell[m] == EMPTY);
+        ck_assert_msg(!in_list(pts, nf, m), "game %d: forbidden move %d,%d", g, board_x(&p->b, m),
+                      board_y(&p->b, m));
+    }
+    ck_assert_int_ge(with_forbidden, 20);
+    ck_assert_int_gt(tried, with_forbidden);
+    free(p);
+    engine_free(e);
+}
+END_TEST
+
+Suite *suite_search(void) {
+    Suite *s = suite_create("search");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_threat_tests_brute_force);
+    tcase_add_test(tc, test_defences_brute_force);
+    tcase_add_test(tc, test_vcf_puzzles);
+    tcase_add_test(tc, test_vct_puzzles);
+    tcase_add_test(tc, test_no_false_wins);
+    tcase_add_test(tc, test_solver_interrupted);
+    tcase_add_test(tc, test_picker_stages);
+    tcase_add_test(tc, test_time_plan);
+    tcase_add_test(tc, test_history_bounds);
+    tcase_add_test(tc, test_stop_before_think);
+    tcase_add_test(tc, test_memory_during_search);
+    tcase_add_test(tc, test_renju_never_forbidden);
+    suite_add_tcase(s, tc);
+    return s;
+}
