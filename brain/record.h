@@ -1,4 +1,4 @@
-/* brain/record.h — one position in the plain text format of shared/testdata:
+/* brain/record.h — one position in the plain text format of tests/data:
  *   RULE SIZE x,y x,y ... | EXPECTED # SOURCE
  * Moves in play order, black first, '-' a pass. Pure string parsing, no I/O. */
 #ifndef QUINTO_BRAIN_RECORD_H

@@ -7,7 +7,7 @@
 #include "../brain/util.h"
 
 const char *const bench_positions[] = {
-    /* shared/testdata/bench/positions.txt */
+    /* tests/data/bench/positions.txt */
     "freestyle 15 7,7 6,6 5,5 6,7 6,8",
     "freestyle 15 7,1 7,4 7,3 5,5",
     "freestyle 20 4,1 5,1 7,2 6,2 6,5 7,4 5,8",

@@ -1,5 +1,5 @@
 /* search/bench.h — the fixed positions of `pbrain-quinto bench`: the ten of
- * shared/testdata/bench (Rapfi's benchmark set) and our own, covering every
+ * tests/data/bench (Rapfi's benchmark set) and our own, covering every
  * rule, 15x15, 20x20, a rectangle and 128x128. The node count of a bench run
  * is the search's regression signature. */
 #ifndef QUINTO_SEARCH_BENCH_H

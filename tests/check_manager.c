@@ -232,16 +232,14 @@ START_TEST(test_statistics) {
 END_TEST
 
 START_TEST(test_openings_files) {
-    const char *files[] = {"openings/openings_cgomokucli_offset_freestyle_20x20_f20.txt",
-                           "openings/openings_cgomokucli_pos_freestyle_20x20_f20.txt",
-                           "openings/openings_gomocupjudge_openings_20_f20.txt",
-                           "openings/openings_piskvork_openings_f15.txt",
-                           "openings/openings_piskvork_openings_f20.txt"};
+    /* the shipped sets, found by name as quinto-manager finds them */
+    const char *files[] = {"cgomokucli-offset-f20", "cgomokucli-pos-f20", "gomocupjudge-f20",
+                           "piskvork-f15", "piskvork-f20.txt"};
     int expect[] = {4, 4, 6, 40, 41};
     for (int i = 0; i < 5; i++) {
         char path[512], err[256];
         Openings o;
-        ck_assert_msg(openings_load(&o, testdata_path(files[i], path, sizeof path), 15, 15,
+        ck_assert_msg(openings_load(&o, openings_path(files[i], path, sizeof path), 15, 15,
                                     RULE_FREESTYLE, err, sizeof err),
                       "%s", err);
         ck_assert_int_eq(o.count, expect[i]);
@@ -266,7 +264,7 @@ START_TEST(test_openings_files) {
     /* the seeded shuffle is a permutation and repeatable */
     Openings a, b2;
     char path[512];
-    testdata_path(files[3], path, sizeof path);
+    openings_path(files[3], path, sizeof path);
     ck_assert(openings_load(&a, path, 15, 15, RULE_FREESTYLE, err, sizeof err));
     ck_assert(openings_load(&b2, path, 15, 15, RULE_FREESTYLE, err, sizeof err));
     openings_shuffle(&a, 7);
@@ -279,6 +277,14 @@ START_TEST(test_openings_files) {
     ck_assert_int_gt(moved, 20);
     openings_free(&a);
     openings_free(&b2);
+    /* a name that is neither a file nor a set says which sets there are */
+    char msg[1024];
+    ck_assert(!openings_find("no-such-set", path, sizeof path, msg, sizeof msg));
+    ck_assert_msg(strstr(msg, "no-such-set") && strstr(msg, "piskvork-f20"), "%s", msg);
+    /* a path is taken as it is */
+    openings_path(files[3], path, sizeof path);
+    char again[1024];
+    ck_assert(openings_find(path, again, sizeof again, msg, sizeof msg) && !strcmp(again, path));
 }
 END_TEST
 

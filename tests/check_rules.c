@@ -1,5 +1,5 @@
 /* tests/check_rules.c — win rules per rule, renju forbidden points, protocol
- * rule values, and every claim of shared/testdata/renju. */
+ * rule values, and every claim of tests/data/renju. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,7 +198,7 @@ START_TEST(test_protocol_rule_values) {
 }
 END_TEST
 
-/* Every claim of shared/testdata/renju, loaded at test time. */
+/* Every claim of tests/data/renju, loaded at test time. */
 static int check_renju_file(const char *file) {
     Record *recs;
     int n = testdata_load(file, &recs), claims = 0;

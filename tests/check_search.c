@@ -1,6 +1,6 @@
 /* tests/check_search.c — search/ in process, in milliseconds: the threat
  * generators against brute force over brain/rules, the VCF/VCT solvers on the
- * shared puzzles and on balanced openings, the move picker's stages, the time
+ * puzzles of tests/data and on the shipped openings, the move picker's stages, the time
  * plan at its limits, history bounds, and the engine's stop and memory rules. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "../brain/util.h"
 #include "../search/internal.h"
 #include "../search/threat.h"
+#include "../tournaments/openings.h"
 #include "testutil.h"
 
 /* ---- positions ---- */
@@ -298,14 +299,17 @@ END_TEST
 
 /* Soundness: balanced openings have no forced win for the side to move. */
 START_TEST(test_no_false_wins) {
-    const char *files[] = {"openings/openings_piskvork_openings_f15.txt",
-                           "openings/openings_piskvork_openings_f20.txt"};
+    const char *files[] = {"piskvork-f15", "piskvork-f20"};
     SolverSpace *sp = calloc(1, sizeof *sp);
     Pos *p = malloc(sizeof *p);
     int tried = 0;
     for (int f = 0; f < 2; f++) {
-        Record *recs;
-        int n = testdata_load(files[f], &recs);
+        Openings o;
+        char path[1024], err[256];
+        ck_assert(openings_load(&o, openings_path(files[f], path, sizeof path), 15, 15,
+                                RULE_FREESTYLE, err, sizeof err));
+        int n = o.count;
+        Record *recs = o.list;
         for (int i = 0; i < n; i++) {
             pos_record(p, &recs[i]);
             ThreatCtx c;

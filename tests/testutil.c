@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tournaments/openings.h"
+
 const char *testdata_path(const char *relative, char *buf, size_t cap) {
     const char *root = getenv("QUINTO_TESTDATA");
-    snprintf(buf, cap, "%s/%s", root ? root : "../shared/testdata", relative);
+    snprintf(buf, cap, "%s/%s", root ? root : "tests/data", relative);
     return buf;
 }
 
@@ -51,4 +53,10 @@ void setup_moves(Board *b, int size, const char *moves) {
 unsigned test_rand(unsigned long long *s) {
     *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
     return (unsigned)(*s >> 33);
+}
+
+const char *openings_path(const char *name, char *buf, size_t cap) {
+    char err[1024];
+    ck_assert_msg(openings_find(name, buf, cap, err, sizeof err), "%s", err);
+    return buf;
 }

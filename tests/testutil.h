@@ -7,8 +7,12 @@
 
 #include "../brain/record.h"
 
-/* Path of a file under shared/testdata ($QUINTO_TESTDATA, else ../shared/testdata). */
+/* Path of a file under tests/data ($QUINTO_TESTDATA, else tests/data). */
 const char *testdata_path(const char *relative, char *buf, size_t cap);
+
+/* Path of a shipped openings set by name ("piskvork-f15"), found as
+ * quinto-manager finds it (openings_find; make test sets $QUINTO_OPENINGS). */
+const char *openings_path(const char *name, char *buf, size_t cap);
 
 /* Read every record of a testdata file; returns the count (asserts the file
  * exists and every line parses). *out is malloc'ed. */

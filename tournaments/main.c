@@ -1,6 +1,7 @@
 /* tournaments/main.c — quinto-manager: matches, gauntlets, round robins and
  * puzzle runs between Gomocup-protocol brains. */
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,10 @@ static void usage(FILE *f) {
         "  -tc TURN[/MATCH]   milliseconds a move and a game (default 1000/0; 0 = none)\n"
         "  -tolerance MS      added to every reply limit, as GomocupJudge (default 1000)\n"
         "  -memory MIB        max_memory sent and enforced on peak resident memory\n"
-        "  -openings FILE     testdata lines, Gomocup offsets or plain moves; each is played\n"
-        "                     twice with colours swapped\n"
+        "  -openings FILE|NAME  a file of testdata lines, Gomocup offsets or plain moves, or\n"
+        "                     a shipped set by name: piskvork-f15, piskvork-f20, gomocupjudge-f20,\n"
+        "                     cgomokucli-offset-f20, cgomokucli-pos-f20; each is played twice\n"
+        "                     with colours swapped\n"
         "  -random            openings in seeded random order (-seed N)\n"
         "  -games N           games per pair and round (default: two per opening)\n"
         "  -rounds N          repeat everything N times\n"
@@ -39,7 +42,7 @@ static void usage(FILE *f) {
         "  -movecap N         adjudicate a draw after N stones\n"
         "  -stderr DIR        keep the brains' stderr in DIR\n"
         "puzzles:\n"
-        "  -file F            a shared/testdata puzzle file\n"
+        "  -file F            a puzzle file (testdata lines; sets in tests/data/puzzles)\n"
         "  -defender ...      the defender brain (default: the solver's command)\n"
         "  -tc MS             the solver's time a move (default 1000)\n"
         "  -defender-tc MS    the defender's (default 300)\n"
@@ -403,8 +406,9 @@ int main(int argc, char **argv) {
     if (movecap > 0)
         cfg.game.move_cap = movecap;
     if (openings) {
-        char err[512];
-        if (!openings_load(&cfg.openings, openings, cfg.game.width, cfg.game.height, cfg.game.rule,
+        char err[1024], path[PATH_MAX];
+        if (!openings_find(openings, path, sizeof path, err, sizeof err) ||
+            !openings_load(&cfg.openings, path, cfg.game.width, cfg.game.height, cfg.game.rule,
                            err, sizeof err)) {
             fprintf(stderr, "quinto-manager: %s\n", err);
             return 2;

@@ -2,9 +2,13 @@
 #include "openings.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../brain/util.h"
 
@@ -133,4 +137,65 @@ void openings_shuffle(Openings *o, uint64_t seed) {
         o->list[i] = o->list[j];
         o->list[j] = t;
     }
+}
+
+static bool is_file(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The folders shipped openings may be in, most specific first. */
+static int openings_dirs(char dirs[3][PATH_MAX]) {
+    int n = 0;
+    const char *env = getenv("QUINTO_OPENINGS");
+    if (env && *env)
+        snprintf(dirs[n++], PATH_MAX, "%s", env);
+    char exe[PATH_MAX - 64]; /* room for the suffixes below */
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            snprintf(dirs[n++], PATH_MAX, "%s/tournaments/openings", exe);
+            snprintf(dirs[n++], PATH_MAX, "%s/../share/quinto/openings", exe);
+        }
+    }
+    return n;
+}
+
+bool openings_find(const char *name, char *out, size_t cap, char *err, size_t errcap) {
+    if (is_file(name)) {
+        snprintf(out, cap, "%s", name);
+        return true;
+    }
+    char dirs[3][PATH_MAX];
+    int nd = openings_dirs(dirs);
+    if (!strchr(name, '/'))
+        for (int i = 0; i < nd; i++) {
+            const char *ext = strlen(name) > 4 && !strcmp(name + strlen(name) - 4, ".txt") ? "" : ".txt";
+            if ((size_t)snprintf(out, cap, "%s/%s%s", dirs[i], name, ext) < cap && is_file(out))
+                return true;
+        }
+    /* not found: say which sets there are */
+    size_t k = (size_t)snprintf(err, errcap, "openings '%s': no such file, nor a shipped set of that name", name);
+    const char *sep = " (shipped: ";
+    for (int i = 0; i < nd && k < errcap; i++) {
+        DIR *d = opendir(dirs[i]);
+        if (!d)
+            continue;
+        struct dirent *de;
+        while ((de = readdir(d)) && k < errcap) {
+            size_t l = strlen(de->d_name);
+            if (l > 4 && !strcmp(de->d_name + l - 4, ".txt")) {
+                k += (size_t)snprintf(err + k, errcap - k, "%s%.*s", sep, (int)(l - 4), de->d_name);
+                sep = ", ";
+            }
+        }
+        closedir(d);
+        break;
+    }
+    if (k < errcap && sep[0] == ',')
+        snprintf(err + k, errcap - k, ")");
+    return false;
 }

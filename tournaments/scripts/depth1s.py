@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-# Depth reached in 1 s on the shared/testdata/bench positions, through the protocol; works for
+# Depth reached in 1 s on the tests/data/bench positions, through the protocol; works for
 # any brain that prints "depth D-S" in its MESSAGE lines (Quinto, Rapfi).
-# usage: depth1s.py BRAIN [WORKDIR] [POSITIONS]   (POSITIONS: ../shared/testdata/bench/positions.txt)
+# usage: depth1s.py BRAIN [WORKDIR] [POSITIONS]   (POSITIONS: tests/data/bench/positions.txt)
 import subprocess, sys, re
 brain = sys.argv[1]
 cwd = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] != "-" else None
-positions = sys.argv[3] if len(sys.argv) > 3 else "../shared/testdata/bench/positions.txt"
+positions = sys.argv[3] if len(sys.argv) > 3 else "tests/data/bench/positions.txt"
 rules = {"freestyle": 0, "standard": 1, "renju": 4}
 for line in open(positions):
     f = line.split("|")[0].split(); rule, size, moves = f[0], int(f[1]), f[2:]
