@@ -108,6 +108,14 @@ START_TEST(test_clock_and_tolerance) {
     ck_assert_int_eq(r.winner, WHITE);
     ck_assert_int_eq(r.replies[BLACK], 1);
     game_result_free(&r);
+    /* a match clock past INT_MAX milliseconds (2^32 + 200 ms of wait): waits
+     * are not cast to int (that wrapped to a 200 ms wait and a loss on time) */
+    g = config(RULE_FREESTYLE, 15, 0);
+    g.match_ms = 4294967296LL;
+    g.move_cap = 4;
+    r = play(&g, "slow", "good", NULL);
+    ck_assert_msg(r.reason == END_MOVE_CAP, "ended by %s: %s", end_reason_name(r.reason), r.detail);
+    game_result_free(&r);
 }
 END_TEST
 

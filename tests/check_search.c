@@ -594,6 +594,12 @@ START_TEST(test_memory_during_search) {
     size_t eight = tt_bytes(&e->tt);
     ck_assert_msg(one <= 100u << 20 && eight + 7 * sizeof(SearchThread) <= one + sizeof(TTBucket),
                   "table %zu bytes for one thread, %zu for eight", one, eight);
+    /* a huge hash_size does not wrap to a tiny table: the memory limit rules */
+    engine_set_memory(e, 100u << 20, UINT64_MAX / 512);
+    ck_assert_uint_ge(engine_hash_bytes(e), 50u << 20);
+    ck_assert_uint_le(engine_hash_bytes(e), 100u << 20);
+    engine_set_memory(e, 0, 4096);
+    ck_assert_uint_eq(engine_hash_bytes(e), 4096u * 1024);
     free(a.p);
     engine_free(e);
 }
