@@ -293,6 +293,7 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
         e->limits.threads = MAX_THREADS;
     e->report = report;
     e->ctx = ctx;
+    e->reported = MOVE_NONE;
     atomic_store(&e->stop, atomic_load(&e->stop_request));
     e->time = time_plan(l, p->b.stones, p->b.width * p->b.height, l->start_ns ? l->start_ns : now_ns());
     e->thread_count = 1;
@@ -355,6 +356,7 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
 
     /* Step 6. Randomisation: any root move proven within the margin of the best */
     Move chosen = main_t->done_move;
+    const char *source = "search";
     if (l->randomize && main_t->done_depth > 0 && !value_is_mate(main_t->done_score)) {
         Move pool[64];
         int k = 0;
@@ -363,11 +365,23 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
             if (main_t->root[i].near_best && main_t->root[i].move != chosen)
                 pool[k++] = main_t->root[i].move;
         chosen = pool[splitmix64(&main_t->rng) % (uint64_t)k];
+        if (chosen != main_t->done_move)
+            source = "random";
     }
     if (chosen == MOVE_NONE)
         chosen = main_t->root[0].move;
+    if (chosen != main_t->done_move || main_t->done_pv_len < 1 || main_t->done_pv[0] != chosen) {
+        main_t->done_pv[0] = chosen;
+        main_t->done_pv_len = 1;
+    }
     main_t->done_move = chosen;
+    /* Step 7. The last report describes the move played (a move from an
+     * unfinished iteration, or a random near-best one, had none) */
+    SearchInfo info;
+    search_fill_info(e, main_t, &info, source);
+    if (e->report && e->reported != chosen)
+        e->report(e->ctx, &info);
     if (result)
-        search_fill_info(e, main_t, result, "search");
+        *result = info;
     return chosen;
 }

@@ -65,6 +65,7 @@ struct Engine {
     TimePlan time;
     SearchReport report;
     void *ctx;
+    Move reported;                /* first move of the last report (MOVE_NONE: none yet) */
     uint64_t max_memory, hash_kib;/* what the table is sized from */
     atomic_bool clear_pending;    /* engine_clear_hash: cleared when the next search starts */
 };

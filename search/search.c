@@ -448,6 +448,7 @@ void search_iterate(SearchThread *t) {
                 SearchInfo info;
                 search_fill_info(e, t, &info, "search");
                 e->report(e->ctx, &info);
+                e->reported = t->done_move;
             }
             if (e->time.limited && now_ns() >= e->time.soft_ns)
                 break;

@@ -253,6 +253,58 @@ static bool move_from(Child *c, const char *source, char *move, size_t size) {
     }
 }
 
+/* The move, and the first move of the last MESSAGE line before it. */
+static void move_and_message(Child *c, char *move, size_t size, char *pv_first, size_t pvsize) {
+    char err[128];
+    pv_first[0] = 0;
+    for (;;) {
+        int r = child_read(c, 10000, err, sizeof err);
+        ck_assert_msg(r == LR_LINE, "no reply (%d %s)", r, err);
+        const char *l = child_line(c);
+        if (!strncmp(l, "MESSAGE", 7)) {
+            const char *pv = strstr(l, " pv ");
+            if (pv)
+                snprintf(pv_first, pvsize, "%.*s", (int)strcspn(pv + 4, " "), pv + 4);
+            continue;
+        }
+        snprintf(move, size, "%.*s", (int)(size - 1), l);
+        return;
+    }
+}
+
+/* The last MESSAGE line describes the move played, also when randomisation
+ * picks a near-best move or an unfinished iteration changed it. */
+START_TEST(test_last_message_is_the_move) {
+    Child *c = brain();
+    child_send(c, "INFO timeout_turn 150");
+    child_send(c, "INFO random 1");
+    child_send(c, "INFO seed 4");
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "BEGIN");
+    char move[64], pv[64];
+    bool used[15][15] = {{false}};
+    for (int i = 0; i < 12; i++) {
+        move_and_message(c, move, sizeof move, pv, sizeof pv);
+        ck_assert_msg(!strcmp(move, pv), "move %d: played %s, last MESSAGE pv %s", i, move, pv);
+        int x, y;
+        ck_assert(codec_parse_xy(move, &x, &y) && !used[x][y]);
+        used[x][y] = true;
+        /* answer on the free cell nearest the centre, scanning a spiral-ish order */
+        int rx = -1, ry = -1;
+        for (int r = 0; r < 8 && rx < 0; r++)
+            for (int dy = -r; dy <= r && rx < 0; dy++)
+                for (int dx = -r; dx <= r && rx < 0; dx++)
+                    if (!used[7 + dx][7 + dy] && (dx + dy + i) % 3 == 0)
+                        rx = 7 + dx, ry = 7 + dy;
+        used[rx][ry] = true;
+        child_send(c, "TURN %d,%d", rx, ry);
+    }
+    move_and_message(c, move, sizeof move, pv, sizeof pv);
+    finish(c);
+}
+END_TEST
+
 /* INFO features_off 256 switches the root VCF/VCT off: the four-three is
  * then found by the alpha-beta search instead of the VCF solver. */
 START_TEST(test_features_off) {
@@ -592,6 +644,7 @@ Suite *suite_protocol(void) {
     tcase_add_test(tc, test_case_and_line_ends);
     tcase_add_test(tc, test_takes_win_and_blocks);
     tcase_add_test(tc, test_features_off);
+    tcase_add_test(tc, test_last_message_is_the_move);
     tcase_add_test(tc, test_rules_over_protocol);
     tcase_add_test(tc, test_takeback_play_yx);
     tcase_add_test(tc, test_swap2);

@@ -641,6 +641,52 @@ START_TEST(test_renju_never_forbidden) {
 }
 END_TEST
 
+typedef struct {
+    Move first;
+    int reports;
+    const char *source;
+} LastReport;
+
+static void note_report(void *ctx, const SearchInfo *in) {
+    LastReport *r = ctx;
+    r->first = in->pv_len > 0 ? in->pv[0] : MOVE_NONE;
+    r->source = in->source;
+    r->reports++;
+}
+
+/* The last report names the move returned: also a random near-best move, and
+ * a better move proven by an unfinished iteration (neither was reported). */
+START_TEST(test_last_report_is_the_move) {
+    Engine *e = engine_new();
+    Pos *p = malloc(sizeof *p);
+    unsigned long long seed = 4242;
+    int searched = 0, extra = 0;
+    for (int g = 0; g < 40; g++) {
+        ck_assert(pos_init(p, 15, 15, RULE_FREESTYLE));
+        if (!random_game(p, 4 + g % 12, &seed))
+            continue;
+        SearchLimits l;
+        search_limits_default(&l);
+        l.turn_ms = 60 + 10 * (g % 5);
+        l.randomize = true;
+        l.seed = (uint64_t)g;
+        LastReport r = {MOVE_NONE, 0, NULL};
+        engine_arm(e);
+        Move m = engine_think(e, p, &l, note_report, &r, NULL);
+        ck_assert(r.reports > 0);
+        ck_assert_msg(r.first == m, "position %d: returned %d,%d, last report %d,%d (%s)", g,
+                      board_x(&p->b, m), board_y(&p->b, m), board_x(&p->b, r.first),
+                      board_y(&p->b, r.first), r.source);
+        searched++;
+        extra += !strcmp(r.source, "random");
+    }
+    ck_assert_int_ge(searched, 20);
+    (void)extra;
+    free(p);
+    engine_free(e);
+}
+END_TEST
+
 Suite *suite_search(void) {
     Suite *s = suite_create("search");
     TCase *tc = tcase_create("core");
@@ -657,6 +703,7 @@ Suite *suite_search(void) {
     tcase_add_test(tc, test_stop_before_think);
     tcase_add_test(tc, test_memory_during_search);
     tcase_add_test(tc, test_renju_never_forbidden);
+    tcase_add_test(tc, test_last_report_is_the_move);
     suite_add_tcase(s, tc);
     return s;
 }
