@@ -15,7 +15,8 @@ static void threat_terms(const Pos *p, bool on[3]) {
 }
 
 int32_t eval_static(const Pos *p) {
-    int32_t v = pos_base_value(p);
+    const EvalWeights *wt = &EVAL_WEIGHTS[p->rule];
+    int32_t v = pos_base_value(p) + wt->black;
     if (p->b.side == WHITE)
         v = -v;
     /* threats: the side to move converts its own first */
@@ -23,8 +24,8 @@ int32_t eval_static(const Pos *p) {
     threat_terms(p, on);
     for (int i = 0; i < 3; i++)
         if (on[i])
-            v += THREAT_EVAL[i];
-    return v + TEMPO_EVAL;
+            v += wt->threat[i];
+    return v + wt->tempo;
 }
 
 void eval_features(const Pos *p, float *f) {
@@ -61,18 +62,21 @@ void eval_features(const Pos *p, float *f) {
     for (int i = 0; i < 3; i++)
         f[FEAT_THREAT + i] = on[i];
     f[FEAT_TEMPO] = 1;
+    f[FEAT_BLACK] = sg;
 }
 
-void eval_weights(double *w) {
+void eval_weights(Rule rule, double *w) {
+    const EvalWeights *wt = &EVAL_WEIGHTS[rule];
     for (int i = 0; i < PAT_COUNT; i++)
-        w[FEAT_PATTERN + i] = PATTERN_EVAL[i];
+        w[FEAT_PATTERN + i] = wt->pattern[i];
     for (int i = 0; i < P4_COUNT; i++)
-        w[FEAT_P4 + i] = P4_EVAL[i];
+        w[FEAT_P4 + i] = wt->p4[i];
     for (int i = 0; i < 4; i++)
-        w[FEAT_WINDOW + i] = WINDOW_VALUE[i + 1];
+        w[FEAT_WINDOW + i] = wt->window[i + 1];
     for (int i = 0; i < 3; i++)
-        w[FEAT_THREAT + i] = THREAT_EVAL[i];
-    w[FEAT_TEMPO] = TEMPO_EVAL;
+        w[FEAT_THREAT + i] = wt->threat[i];
+    w[FEAT_TEMPO] = wt->tempo;
+    w[FEAT_BLACK] = wt->black;
 }
 
 void eval_explain(Pos *p, Move m, CellInfo *ci) {

@@ -14,18 +14,20 @@ int32_t eval_static(const Pos *p);
  * eval_weights() up to the rounding of the window term. The groups: one
  * feature per line pattern (direction counts over empty cells, own minus
  * the opponent's), per threat class (cells), per window size 1..4 (windows /
- * WINDOW_DIV), three threat indicators and the tempo constant. Rule-specific
- * adjustments (renju black's forbidden cells count nothing) are the same. */
+ * WINDOW_DIV), three threat indicators, the tempo constant, and the colour
+ * (+1 black to move, -1 white). Each rule has its own weights (weights.h);
+ * renju black's forbidden cells count nothing. */
 enum {
     FEAT_PATTERN = 0,
     FEAT_P4 = FEAT_PATTERN + PAT_COUNT,
     FEAT_WINDOW = FEAT_P4 + P4_COUNT,
     FEAT_THREAT = FEAT_WINDOW + 4,
     FEAT_TEMPO = FEAT_THREAT + 3,
+    FEAT_BLACK = FEAT_TEMPO + 1,
     EVAL_FEATURES
 };
 void eval_features(const Pos *p, float *f);
-void eval_weights(double *w);
+void eval_weights(Rule rule, double *w);
 
 /* Ordering score of an empty cell for the side `side` about to play there:
  * its attack value (own pattern code, twice) plus its defence value (the

@@ -17,7 +17,7 @@
  * under any updates, so its value is always 0 and no update needs a check. */
 enum { WINDOW_OFF = 0x66 };
 
-static inline int32_t window_value(unsigned w) { return window_value_lut[w & 255]; }
+
 
 /* Contribution of an empty cell to the counts and the value: add (+1) or
  * remove (-1). */
@@ -90,7 +90,7 @@ static void recompute(Pos *q) {
                 w += c == BLACK ? 1 : c == WHITE ? 16 : 0;
             }
             q->c[m].window[d] = (uint8_t)w;
-            q->wsum += window_value(w);
+            q->wsum += window_value_lut[q->rule][w & 255];
         }
     for (int y = 0; y < b->height; y++)
         for (int x = 0; x < b->width; x++) {
@@ -127,6 +127,7 @@ bool pos_init(Pos *p, int width, int height, Rule rule) {
 static inline void update_lines(Pos *p, int m, int c, int sign) {
     Board *b = &p->b;
     int wstep = (c == BLACK ? 1 : 16) * sign, reach = p->reach;
+    const int32_t *wv = window_value_lut[p->rule];
     int32_t wdelta = 0;
     for (int d = 0; d < DIR_COUNT; d++) {
         int off = b->dir[d];
@@ -146,7 +147,7 @@ static inline void update_lines(Pos *p, int m, int c, int sign) {
         for (int k = 0; k < 5; k++) {
             CellEval *ce = &p->c[m - k * off];
             unsigned w = ce->window[d], nw = (unsigned)((int)w + wstep);
-            wdelta += window_value(nw) - window_value(w);
+            wdelta += wv[nw & 255] - wv[w & 255];
             ce->window[d] = (uint8_t)nw;
         }
     }

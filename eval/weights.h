@@ -7,24 +7,34 @@
 
 #include "pattern.h"
 
-/* Seed 003's five-cell window values: a window holding n stones of one colour
- * and none of the other is worth WINDOW_VALUE[n] to that colour. */
-extern const int32_t WINDOW_VALUE[6];
+/* The evaluation's weights for one rule (eval_static, eval_features):
+ *  - window: seed 003's five-cell windows (the first seed article's
+ *    evaluator): a window holding n stones of one colour and none of the
+ *    other is worth window[n] to that colour;
+ *  - pattern: per direction, the value of the line pattern a colour gets by
+ *    playing an empty cell; p4: a bonus by the cell's threat class;
+ *  - threat: whole-position terms for the side to move (its own four-three or
+ *    open four; its double three against no four; the opponent's two
+ *    open-four points); tempo: the side to move's bonus; black: added to
+ *    black's view whoever moves (a colour bias, renju's above all). */
+typedef struct {
+    int32_t window[6];
+    int16_t pattern[PAT_COUNT];
+    int16_t p4[P4_COUNT];
+    int32_t threat[3];
+    int32_t tempo;
+    int32_t black;
+} EvalWeights;
+
+extern const EvalWeights EVAL_WEIGHTS[RULE_COUNT];
+
 /* The value of a window's stone counts (black | white << 4), black's view:
- * WINDOW_VALUE for one colour alone, 0 for a mixed or empty window. */
-extern int32_t window_value_lut[256];
+ * window[n] for one colour alone, 0 for a mixed or empty window, per rule. */
+extern int32_t window_value_lut[RULE_COUNT][256];
 
-/* Per-direction values of a line pattern, for the static evaluation (own
- * stone shapes at empty cells) and for move ordering. */
-extern const int16_t PATTERN_EVAL[PAT_COUNT];
+/* Per-direction pattern values and per-class bonuses for move ordering. */
 extern const int16_t PATTERN_SCORE[PAT_COUNT];
-/* Bonus by threat class, for evaluation and ordering. */
-extern const int16_t P4_EVAL[P4_COUNT];
 extern const int16_t P4_SCORE[P4_COUNT];
-
-/* Whole-position threat terms (see eval_static) and the side to move's bonus. */
-extern const int32_t THREAT_EVAL[3];
-extern const int32_t TEMPO_EVAL;
 
 /* Derived per rule-and-colour table and pattern code. */
 extern int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];

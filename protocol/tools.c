@@ -1,6 +1,7 @@
 /* protocol/tools.c — bench, speed and eval from the command line. */
 #include "tools.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -324,10 +325,10 @@ static double tune_error(const TuneSet *set, const double *w, double k, int part
 }
 
 static void tune_print(const char *name, const double *w, int from, int count) {
-    printf("%-13s {", name);
+    printf("%s {", name);
     for (int i = 0; i < count; i++)
         printf("%s%.0f", i ? ", " : "", w[from + i]);
-    printf("}\n");
+    printf("},\n");
 }
 
 int tool_tune(int argc, char **argv) {
@@ -369,7 +370,7 @@ int tool_tune(int argc, char **argv) {
         return 1;
     }
     double w[EVAL_FEATURES], k = 50, best = 1e9;
-    eval_weights(w);
+    eval_weights(rule, w);
     for (double c = 50; c < 5000; c *= 1.05) { /* the scale that fits the current weights */
         double e = tune_error(&set, w, c, 0);
         if (e < best)
@@ -406,11 +407,17 @@ int tool_tune(int argc, char **argv) {
             fflush(stdout);
         }
     }
-    tune_print("PATTERN_EVAL", w, FEAT_PATTERN, PAT_COUNT);
-    tune_print("P4_EVAL", w, FEAT_P4, P4_COUNT);
-    tune_print("WINDOW_VALUE", w, FEAT_WINDOW, 4);
-    tune_print("THREAT_EVAL", w, FEAT_THREAT, 3);
-    tune_print("TEMPO_EVAL", w, FEAT_TEMPO, 1);
+    /* as an EVAL_WEIGHTS entry for eval/weights.c */
+    char upper[16];
+    snprintf(upper, sizeof upper, "%s", rule_name(rule));
+    for (char *c = upper; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    printf("[RULE_%s] = {\n    .window = {0, %.0f, %.0f, %.0f, %.0f, 100000},\n", upper,
+           w[FEAT_WINDOW], w[FEAT_WINDOW + 1], w[FEAT_WINDOW + 2], w[FEAT_WINDOW + 3]);
+    tune_print("    .pattern =", w, FEAT_PATTERN, PAT_COUNT);
+    tune_print("    .p4 =", w, FEAT_P4, P4_COUNT);
+    tune_print("    .threat =", w, FEAT_THREAT, 3);
+    printf("    .tempo = %.0f, .black = %.0f,\n},\n", w[FEAT_TEMPO], w[FEAT_BLACK]);
     free(set.s);
     return 0;
 }

@@ -227,6 +227,23 @@ START_TEST(test_statistics) {
     ck_assert_int_eq(sprt_test(30, 20, 50, &p, &llr), SPRT_CONTINUE);
     ck_assert_int_eq(sprt_test(100, 160, 40, &p, &llr), SPRT_CONTINUE);
     ck_assert_double_eq_tol(llr, -2.238698, 1e-5);
+    /* pentanomial: pairs of games as samples */
+    const int pa[5] = {5, 20, 50, 30, 10}, pb[5] = {10, 30, 40, 25, 5}, pc[5] = {2, 10, 60, 20, 8};
+    e = elo_estimate_penta(pa);
+    ck_assert_double_eq_tol(e.elo, 30.2883, 1e-3);
+    ck_assert_double_eq_tol(e.margin, 30.8729, 1e-3);
+    ck_assert_double_eq_tol(e.los, 0.973677, 1e-5);
+    e = elo_estimate_penta(pb);
+    ck_assert_double_eq_tol(e.elo, -23.7256, 1e-3);
+    ck_assert_double_eq_tol(e.margin, 33.1519, 1e-3);
+    ck_assert_double_eq_tol(e.los, 0.079068, 1e-5);
+    ck_assert_double_eq_tol(sprt_llr_penta(pa, &p), 1.036994, 1e-5);
+    ck_assert_double_eq_tol(sprt_llr_penta(pb, &p), -1.018039, 1e-5);
+    ck_assert_double_eq_tol(sprt_llr_penta(pc, &p), 1.688888, 1e-5);
+    const int one_kind[5] = {0, 0, 0, 0, 7};
+    ck_assert_double_gt(sprt_llr_penta(one_kind, &p), 0);
+    const int none[5] = {0};
+    ck_assert(isinf(elo_estimate_penta(none).margin));
     SprtParams p5 = {0, 5, 0.05, 0.05};
     ck_assert_double_eq_tol(sprt_llr(600, 500, 900, &p5), 2.250118, 1e-5);
     /* a long one-sided run decides */
@@ -314,6 +331,8 @@ START_TEST(test_manager_binary) {
     fclose(f);
     ck_assert_msg(strstr(buf, "first vs second: 4-0-0"), "%s", buf);
     ck_assert_msg(strstr(buf, "4 games"), "%s", buf);
+    /* the four games are two colour-swapped pairs, both won twice */
+    ck_assert_msg(strstr(buf, "2 pairs (LL 0, LD 0, WL+DD 0, WD 0, WW 2)"), "%s", buf);
     f = fopen("/tmp/quinto-mgr-test.tsv", "r");
     int lines = 0, crashes = 0;
     while (fgets(buf, sizeof buf, f)) {

@@ -231,10 +231,10 @@ START_TEST(test_eval_linear_model) {
     unsigned long long s = 7;
     double w[EVAL_FEATURES];
     float f[EVAL_FEATURES];
-    eval_weights(w);
     int checked = 0, moved = 0;
     for (int r = 0; r < RULE_COUNT; r++)
         for (int game = 0; game < 10; game++) {
+            eval_weights((Rule)r, w);
             ck_assert(pos_init(&p, r == RULE_CARO9 ? 20 : 15, 15, (Rule)r));
             for (int mv = 0; mv < 50; mv++) {
                 Move m;
@@ -254,6 +254,7 @@ START_TEST(test_eval_linear_model) {
                 ck_assert_msg(v - eval_static(&p) < 1.0 && eval_static(&p) - v < 1.0,
                               "rule %d: model %.2f, eval_static %d", r, v, eval_static(&p));
                 ck_assert_float_eq(f[FEAT_TEMPO], 1);
+                ck_assert_float_eq(f[FEAT_BLACK], p.b.side == BLACK ? 1 : -1);
                 moved += before != f[FEAT_PATTERN + PAT_B1] + f[FEAT_WINDOW];
                 checked++;
             }

@@ -43,15 +43,78 @@ double sprt_llr(int w, int l, int d, const SprtParams *p) {
     return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var);
 }
 
+/* Mean and variance of the pair scores (i / 4 of a point per game). With
+ * pseudo counts added when only one kind of pair has been seen. */
+static double penta_moments(const int penta[5], double *var, double *n) {
+    double c[5];
+    int kinds = 0;
+    for (int i = 0; i < 5; i++)
+        kinds += penta[i] > 0;
+    for (int i = 0; i < 5; i++)
+        c[i] = penta[i] + (kinds == 1 ? 0.2 : 0.0);
+    double sum = 0, mu = 0;
+    for (int i = 0; i < 5; i++)
+        sum += c[i], mu += c[i] * i / 4.0;
+    if (sum <= 0) {
+        *var = 0, *n = 0;
+        return 0.5;
+    }
+    mu /= sum;
+    double v = 0;
+    for (int i = 0; i < 5; i++)
+        v += c[i] * (i / 4.0 - mu) * (i / 4.0 - mu);
+    *var = v / sum;
+    *n = sum;
+    return mu;
+}
+
+EloEstimate elo_estimate_penta(const int penta[5]) {
+    EloEstimate r = {0, INFINITY, 0.5, 0.5};
+    int pairs = 0;
+    for (int i = 0; i < 5; i++)
+        pairs += penta[i];
+    if (!pairs)
+        return r;
+    double s = 0;
+    for (int i = 0; i < 5; i++)
+        s += penta[i] * i / 4.0;
+    s /= pairs;
+    r.score = s;
+    r.elo = elo_from_score(s);
+    double var = 0;
+    for (int i = 0; i < 5; i++)
+        var += penta[i] * (i / 4.0 - s) * (i / 4.0 - s);
+    var /= pairs;
+    double se = sqrt(var / pairs);
+    if (se > 0 && s > 0 && s < 1) {
+        r.margin = (elo_from_score(s + 1.959964 * se) - elo_from_score(s - 1.959964 * se)) / 2;
+        r.los = 0.5 * (1 + erf((s - 0.5) / (se * sqrt(2.0))));
+    }
+    return r;
+}
+
+double sprt_llr_penta(const int penta[5], const SprtParams *p) {
+    double var, n, s = penta_moments(penta, &var, &n);
+    if (var <= 0 || n <= 0)
+        return 0;
+    double s0 = score_from_elo(p->elo0), s1 = score_from_elo(p->elo1);
+    return n * (s1 - s0) * (2 * s - s0 - s1) / (2 * var);
+}
+
 void sprt_bounds(const SprtParams *p, double *lower, double *upper) {
     *lower = log(p->beta / (1 - p->alpha));
     *upper = log((1 - p->beta) / p->alpha);
 }
 
-SprtResult sprt_test(int w, int l, int d, const SprtParams *p, double *llr) {
-    double lo, hi, v = sprt_llr(w, l, d, p);
+SprtResult sprt_decision(double llr, const SprtParams *p) {
+    double lo, hi;
     sprt_bounds(p, &lo, &hi);
+    return llr >= hi ? SPRT_ACCEPT_H1 : llr <= lo ? SPRT_ACCEPT_H0 : SPRT_CONTINUE;
+}
+
+SprtResult sprt_test(int w, int l, int d, const SprtParams *p, double *llr) {
+    double v = sprt_llr(w, l, d, p);
     if (llr)
         *llr = v;
-    return v >= hi ? SPRT_ACCEPT_H1 : v <= lo ? SPRT_ACCEPT_H0 : SPRT_CONTINUE;
+    return sprt_decision(v, p);
 }

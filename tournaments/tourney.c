@@ -16,11 +16,18 @@ typedef struct {
     int k;             /* game number within the pair and round */
     int opening;       /* index into the openings */
     int number;        /* game number overall, from 1 */
+    int pair;          /* the two games of one opening, colours swapped (-1: unpaired) */
 } Task;
 
 typedef struct {
-    int w, l, d; /* from a's view */
+    int w, l, d;   /* from a's view */
+    int penta[5];  /* finished pairs by a's points in them, in half points (0..4) */
 } PairStats;
+
+typedef struct {
+    int games;     /* of the pair finished */
+    double points; /* a's points in them */
+} PairHalf;
 
 typedef struct {
     int games, moves;
@@ -36,6 +43,8 @@ typedef struct {
     int task_count, next, done;
     bool stop;
     PairStats *pairs; /* engine_count x engine_count */
+    PairHalf *halves; /* per game pair */
+    bool paired;      /* every game has its colour-swapped twin: pentanomial SPRT */
     EngineStats eng[MAX_ENGINES];
     pthread_mutex_t lock;
     FILE *results;
@@ -100,6 +109,12 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
         p->w++;
     else
         p->l++;
+    if (t->pair >= 0) {
+        PairHalf *h = &r->halves[t->pair];
+        h->points += res->winner == 0 ? 0.5 : res->winner == a_colour ? 1 : 0;
+        if (++h->games == 2)
+            p->penta[(int)(h->points * 2 + 0.5)]++;
+    }
     int idx[3] = {0, black, white};
     for (int c = BLACK; c <= WHITE; c++) {
         EngineStats *e = &r->eng[idx[c]];
@@ -133,7 +148,8 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
         PairStats *q = &r->pairs[1];
         /* games already under way finish after the decision and may move
          * the ratio back inside the bounds: the decision stands */
-        SprtResult st = sprt_test(q->w, q->l, q->d, &cfg->sprt, &r->llr);
+        r->llr = r->paired ? sprt_llr_penta(q->penta, &cfg->sprt) : sprt_llr(q->w, q->l, q->d, &cfg->sprt);
+        SprtResult st = sprt_decision(r->llr, &cfg->sprt);
         if (r->sprt_state == SPRT_CONTINUE && st != SPRT_CONTINUE) {
             r->sprt_state = st;
             r->llr_decided = r->llr;
@@ -229,6 +245,17 @@ static void report(Run *r) {
             else
                 fprintf(o, " +/- %.1f", e.margin);
             fprintf(o, "  LOS %.1f%%\n", 100 * e.los);
+            int pairs = p->penta[0] + p->penta[1] + p->penta[2] + p->penta[3] + p->penta[4];
+            if (!pairs)
+                continue;
+            e = elo_estimate_penta(p->penta);
+            fprintf(o, "  %d pairs (LL %d, LD %d, WL+DD %d, WD %d, WW %d): Elo %+.1f", pairs, p->penta[0],
+                    p->penta[1], p->penta[2], p->penta[3], p->penta[4], e.elo);
+            if (isinf(e.margin))
+                fprintf(o, " (interval unbounded)");
+            else
+                fprintf(o, " +/- %.1f", e.margin);
+            fprintf(o, "  LOS %.1f%% (pentanomial)\n", 100 * e.los);
         }
     fprintf(o, "\n%-20s %6s %7s %7s %6s %6s %6s %6s %6s %6s %9s\n", "Engine", "moves", "avg ms",
             "max ms", "time", "crash", "illeg", "forbid", "error", "badrep", "peak MiB");
@@ -271,6 +298,8 @@ int tourney_run(TourneyConfig *cfg) {
     int rounds = cfg->rounds > 0 ? cfg->rounds : 1;
     int pairs = cfg->mode == MODE_GAUNTLET ? n - 1 : n * (n - 1) / 2;
     r.task_count = pairs * per_pair * rounds;
+    r.halves = calloc((size_t)(rounds * ((per_pair + 1) / 2) * n * n), sizeof *r.halves);
+    r.paired = per_pair % 2 == 0;
     r.tasks = calloc((size_t)r.task_count, sizeof *r.tasks);
     int t = 0;
     for (int round = 0; round < rounds; round++)
@@ -285,6 +314,10 @@ int tourney_run(TourneyConfig *cfg) {
                     x->k = k;
                     x->opening = (round * ((per_pair + 1) / 2) + k / 2) % nop;
                     x->number = t;
+                    /* games k and k+1 (k even) of a round share an opening */
+                    x->pair = k % 2 == 0 && k + 1 == per_pair
+                                  ? -1
+                                  : ((round * ((per_pair + 1) / 2) + k / 2) * n + a) * n + b;
                 }
     if (cfg->results_path) {
         r.results = fopen(cfg->results_path, "w");
@@ -302,6 +335,7 @@ int tourney_run(TourneyConfig *cfg) {
         fclose(r.results);
     free(r.tasks);
     free(r.pairs);
+    free(r.halves);
     return r.done ? 0 : 1;
 }
 
