@@ -58,12 +58,41 @@ int movepick_generate(Pos *p, const OrderCtx *oc, ScoredMove *out, int cap, Move
 
 int picker_init(MovePicker *mp, ScoredMove *buf, int cap, Pos *p, const OrderCtx *oc,
                 Move tt_move) {
+    int o = opponent(p->b.side);
     mp->list = buf;
     mp->next = 0;
+    mp->cap = cap;
     mp->tt_move = tt_move;
+    mp->pos = p;
+    mp->oc = oc;
+    mp->pending = false;
+    Move f;
+    bool quiet = !pos_count(p, o, P4_FIVE) && ((oc->off & FEAT_DEFENCES) || !find_flex4(p, o, &f, 1));
+    if (quiet && cap > 1 && tt_move != MOVE_NONE && p->b.cell[tt_move] == EMPTY &&
+        board_is_candidate(&p->b, tt_move) && move_legal(p, tt_move, p->b.side)) {
+        /* the TT move alone; the rest when it has not cut off */
+        buf[0] = (ScoredMove){tt_move, INT_MAX};
+        mp->mode = mp->stage = STAGE_QUIET;
+        mp->pending = true;
+        return mp->n = 1;
+    }
     mp->n = movepick_generate(p, oc, buf, cap, tt_move, &mp->mode);
     mp->stage = mp->mode;
     return mp->n;
+}
+
+/* The quiet moves after the TT move: generated behind it in the list. */
+static void generate_rest(MovePicker *mp) {
+    PickStage mode;
+    int n = movepick_generate(mp->pos, mp->oc, mp->list + 1, mp->cap - 1, MOVE_NONE, &mode);
+    for (int i = 0; i < n; i++)
+        if (mp->list[1 + i].m == mp->tt_move) {
+            mp->list[1 + i] = mp->list[n];
+            n--;
+            break;
+        }
+    mp->n = 1 + (n > 0 ? n : 0);
+    mp->pending = false;
 }
 
 /* Is c in the neighbourhood of a: within two cells, or on a line through a
@@ -94,11 +123,14 @@ int picker_init_fours(MovePicker *mp, ScoredMove *buf, int cap, Pos *p, Move nea
     mp->n = k;
     mp->next = 0;
     mp->tt_move = MOVE_NONE;
+    mp->pending = false;
     mp->mode = mp->stage = STAGE_QFOURS;
     return k;
 }
 
 Move picker_next(MovePicker *mp) {
+    if (mp->pending && mp->next == 1)
+        generate_rest(mp);
     if (mp->next >= mp->n)
         return MOVE_NONE;
     pick_best(mp->list, mp->next, mp->n);

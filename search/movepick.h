@@ -30,10 +30,13 @@ typedef struct {
 
 typedef struct {
     ScoredMove *list;
-    int n, next;
+    int n, next, cap;
     Move tt_move;
     PickStage mode;        /* STAGE_FORCED, _DEFENCES, _QUIET or _QFOURS */
     PickStage stage;       /* stage of the move last handed out */
+    bool pending;          /* quiet moves not generated yet (the TT move goes first) */
+    Pos *pos;
+    const OrderCtx *oc;
 } MovePicker;
 
 /* Every move of the side to move, unordered, at most cap (the best by score),
@@ -44,8 +47,9 @@ typedef struct {
 int movepick_generate(Pos *p, const OrderCtx *oc, ScoredMove *out, int cap, Move tt_move,
                       PickStage *mode);
 
-/* A main-search picker over buf[cap]; returns the number of moves, or -1 as
- * movepick_generate. */
+/* A main-search picker over buf[cap]; returns the number of moves (or 1 when
+ * a legal TT move goes first and the others are generated only if it does
+ * not cut off), or -1 as movepick_generate. oc must live as long as mp. */
 int picker_init(MovePicker *mp, ScoredMove *buf, int cap, Pos *p, const OrderCtx *oc,
                 Move tt_move);
 

@@ -3,6 +3,7 @@
  * of fours at the leaves, the shared transposition table, and the root with
  * its randomisation margin. Move order comes from movepick.c, threat facts
  * from movegen.c, the deadlines from the engine's time plan. */
+#include <limits.h>
 #include <string.h>
 
 #include "../brain/util.h"
@@ -174,7 +175,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
     /* the quiet tail is pruned once a move that does not lose is known */
     int cap = !forced && !threatened && !pv_node && !(t->off & FEAT_MOVECAP)
                   ? MOVECAP_BASE + MOVECAP_PER_DEPTH * depth
-                  : n;
+                  : INT_MAX;
 
     int32_t best = -VALUE_INF, orig_alpha = alpha;
     Move best_move = MOVE_NONE, m;

@@ -1,6 +1,8 @@
 /* tests/check_manager.c — the manager: its judging of misbehaving brains,
  * clocks, records, statistics and opening files. */
 #include <math.h>
+#include <unistd.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -365,6 +367,80 @@ START_TEST(test_manager_binary) {
 }
 END_TEST
 
+/* Run the manager with arguments; its exit status, and what it printed in out. */
+static int run_manager(char *out, size_t cap, const char *fmt, ...) {
+    const char *mgr = getenv("QUINTO_MANAGER");
+    ck_assert(mgr);
+    char args[2048], cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s %s > /tmp/quinto-mgr-run.out 2>&1", mgr, args);
+    int st = system(cmd);
+    FILE *f = fopen("/tmp/quinto-mgr-run.out", "r");
+    size_t n = f ? fread(out, 1, cap - 1, f) : 0;
+    out[n] = 0;
+    if (f)
+        fclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+#define EXPECT_RUN(status, text, ...)                                                              \
+    do {                                                                                           \
+        int st_ = run_manager(buf, sizeof buf, __VA_ARGS__);                                       \
+        ck_assert_msg(st_ == (status) && strstr(buf, (text)), "exit %d, wanted %d and '%s': %s", st_, \
+                      (status), (text), buf);                                                      \
+    } while (0)
+
+/* What a new user gets wrong gets a clear message and a non-zero exit before
+ * any game (issue 17, items 1, 2 and 8). */
+START_TEST(test_manager_refuses) {
+    const char *fk = getenv("QUINTO_FAKE");
+    char buf[8192], good[600];
+    snprintf(good, sizeof good, "-engine cmd='%s good' name=good", fk);
+    /* brains that cannot start stop the run at once */
+    EXPECT_RUN(2, "cannot execute /path/pbrain-other: No such file or directory",
+               "match %s -engine cmd=/path/pbrain-other -games 2", good);
+    EXPECT_RUN(2, "cannot execute /etc/passwd: Permission denied", "match %s -engine cmd=/etc/passwd", good);
+    EXPECT_RUN(2, "answered START with 'START 15'", "match %s -engine cmd=/bin/cat -tc 100", good);
+    EXPECT_RUN(2, "no answer to START within 300 ms",
+               "match %s -engine cmd='%s nostart' -start-timeout 300", good, fk);
+    EXPECT_RUN(2, "cannot execute /nonexistent: No such file or directory",
+               "puzzles -engine cmd=/nonexistent -file %s/puzzles/lfz084_has_vcf_6x6.txt",
+               getenv("QUINTO_TESTDATA"));
+    ck_assert(!strstr(buf, "solved"));
+    /* output paths are checked before the first game; folders are made */
+    EXPECT_RUN(2, "cannot write -results /etc/passwd/r.tsv: Not a directory",
+               "match %s %s -results /etc/passwd/r.tsv", good, good);
+    EXPECT_RUN(2, "cannot write games to -sgf /etc/passwd: Not a directory",
+               "match %s %s -sgf /etc/passwd", good, good);
+    ck_assert_int_eq(system("rm -rf /tmp/quinto-nest"), 0);
+    EXPECT_RUN(0, "2 games in", "match %s %s -size 5 -games 2 -quiet -psq /tmp/quinto-nest/a/b", good, good);
+    ck_assert(!access("/tmp/quinto-nest/a/b/game0002.psq", F_OK));
+    /* every number is checked, and the message names the option */
+    EXPECT_RUN(2, "-games expects a whole number", "match %s %s -games abc", good, good);
+    EXPECT_RUN(2, "bad time control '200/'", "match %s %s -tc 200/", good, good);
+    EXPECT_RUN(2, "bad size '15x'", "match %s %s -size 15x", good, good);
+    EXPECT_RUN(2, "-concurrency expects a whole number from 1 to 64, not '0'",
+               "match %s %s -concurrency 0", good, good);
+    EXPECT_RUN(2, "-sprt needs elo0 < elo1", "match %s %s -sprt elo0=5 elo1=0", good, good);
+    EXPECT_RUN(2, "-sprt expects a number", "match %s %s -sprt elo0=x", good, good);
+    EXPECT_RUN(2, "-tc needs a value", "match %s %s -tc -games 4", good, good);
+    EXPECT_RUN(2, "did you mean cmd=./pbrain-quinto?", "match -engine ./pbrain-quinto %s", good);
+    EXPECT_RUN(0, "usage: quinto-manager", "help");
+    EXPECT_RUN(0, "usage: quinto-manager", "-h");
+    /* a brain that starts once and then never again: the later games are
+     * not played, not scored, and the run says so (exit 1) */
+    ck_assert_int_eq(system("rm -f /tmp/quinto-once"), 0);
+    EXPECT_RUN(1, "not played: once failed to start",
+               "match %s -engine cmd='%s once /tmp/quinto-once' name=once -size 5 -games 2 -quiet "
+               "-start-timeout 500",
+               good, fk);
+    ck_assert_msg(!strstr(buf, "good vs once:") && strstr(buf, "2 games not played"), "%s", buf);
+}
+END_TEST
+
 Suite *suite_manager(void) {
     Suite *s = suite_create("manager");
     TCase *tc = tcase_create("judge");
@@ -378,6 +454,7 @@ Suite *suite_manager(void) {
     tcase_add_test(tc, test_statistics);
     tcase_add_test(tc, test_openings_files);
     tcase_add_test(tc, test_manager_binary);
+    tcase_add_test(tc, test_manager_refuses);
     suite_add_tcase(s, tc);
     return s;
 }

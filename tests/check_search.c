@@ -396,14 +396,13 @@ START_TEST(test_picker_stages) {
     }
     ck_assert_int_eq(k, n);
 
-    /* quiet: the TT move, then every legal candidate, best first */
+    /* quiet: the TT move alone (nothing else generated yet), then every
+     * other legal candidate, best first */
     ck_assert(pos_init(p, 15, 15, RULE_FREESTYLE));
     pos_moves(p, "7,7 8,8 6,8 8,6");
-    Move tt = board_move_at(&p->b, 3, 3);
-    ck_assert(board_is_candidate(&p->b, tt) || true);
-    tt = p->b.cand[p->b.cand_count - 1];
+    Move tt = p->b.cand[p->b.cand_count - 1];
     n = picker_init(&mp, buf, MAX_GEN, p, &oc, tt);
-    ck_assert_int_eq(n, p->b.cand_count);
+    ck_assert_int_eq(n, 1);
     ck_assert(picker_next(&mp) == tt && mp.stage == STAGE_TT);
     int last = INT_MAX;
     for (k = 1; (m = picker_next(&mp)) != MOVE_NONE; k++) {
@@ -411,11 +410,19 @@ START_TEST(test_picker_stages) {
         ck_assert_int_le(mp.list[k].score, last);
         last = mp.list[k].score;
     }
-    ck_assert_int_eq(k, n);
+    ck_assert_int_eq(k, p->b.cand_count);
+    ck_assert(mp.list[0].m == tt);
+    /* no TT move (or an occupied one): everything generated at once */
+    n = picker_init(&mp, buf, MAX_GEN, p, &oc, board_move_at(&p->b, 7, 7));
+    ck_assert_int_eq(n, p->b.cand_count);
 
-    /* a cap keeps the best */
+    /* a cap keeps the best, the TT move included */
     n = picker_init(&mp, buf, 5, p, &oc, MOVE_NONE);
     ck_assert_int_eq(n, 5);
+    picker_init(&mp, buf, 5, p, &oc, tt);
+    for (k = 0; picker_next(&mp) != MOVE_NONE; k++)
+        ;
+    ck_assert_int_eq(k, 5);
 
     /* quiescence: fours only */
     ck_assert(pos_init(p, 15, 15, RULE_FREESTYLE));

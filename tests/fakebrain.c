@@ -75,7 +75,7 @@ static void move(void) {
 
 int main(int argc, char **argv) {
     mode = argc > 1 ? argv[1] : "good";
-    if (argc > 2)
+    if (argc > 2 && strcmp(mode, "once"))
         sscanf(argv[2], "%d,%d", &fx, &fy);
     setvbuf(stdout, NULL, _IONBF, 0);
     char line[1024];
@@ -85,6 +85,14 @@ int main(int argc, char **argv) {
         if (!strncmp(line, "START", 5)) {
             if (!strcmp(mode, "nostart"))
                 continue;
+            /* "once FILE": answers START in the first process only (FILE marks it) */
+            if (!strcmp(mode, "once") && argc > 2) {
+                if (!access(argv[2], F_OK))
+                    continue;
+                FILE *f = fopen(argv[2], "w");
+                if (f)
+                    fclose(f);
+            }
             w = h = atoi(line + 6);
             memset(cell, 0, sizeof cell);
             printf("OK\n");

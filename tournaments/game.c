@@ -97,6 +97,22 @@ static bool side_start(const GameConfig *cfg, Side *s, char *err, size_t cap) {
     return true;
 }
 
+bool engine_probe(const GameConfig *cfg, const EngineSpec *e, char *err, size_t cap) {
+    if (!command_executable(e->cmd, e->dir[0] ? e->dir : NULL, err, cap))
+        return false;
+    Side s;
+    memset(&s, 0, sizeof s);
+    s.spec = e;
+    s.slot = &s.own;
+    s.turn_ms = e->turn_ms >= 0 ? e->turn_ms : cfg->turn_ms;
+    s.match_ms = e->match_ms >= 0 ? e->match_ms : cfg->match_ms;
+    GameConfig g = *cfg;
+    g.suspend = false;
+    bool ok = side_start(&g, &s, err, cap);
+    brain_slot_close(&s.own);
+    return ok;
+}
+
 void brain_slot_close(BrainSlot *s) {
     if (!s->live)
         return;

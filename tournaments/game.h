@@ -95,4 +95,8 @@ void game_result_free(GameResult *res);
 /* Close a reused brain (END, then kill after a grace period). */
 void brain_slot_close(BrainSlot *s);
 
+/* Can the engine be started: its program runs and answers START with OK
+ * (the game's size and clock)? False with the reason in err. */
+bool engine_probe(const GameConfig *cfg, const EngineSpec *e, char *err, size_t cap);
+
 #endif

@@ -1,6 +1,8 @@
 /* tournaments/main.c — quinto-manager: matches, gauntlets, round robins and
  * puzzle runs between Gomocup-protocol brains. */
 #include <signal.h>
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include <unistd.h>
 
 #include "play.h"
+#include "process.h"
 #include "tourney.h"
 
 static void usage(FILE *f) {
@@ -24,6 +27,7 @@ static void usage(FILE *f) {
         "  -size N | WxH      board (default 15)\n"
         "  -tc TURN[/MATCH]   milliseconds a move and a game (default 1000/0; 0 = none)\n"
         "  -tolerance MS      added to every reply limit, as GomocupJudge (default 1000)\n"
+        "  -start-timeout MS  how long a brain may take to answer START (default 30000)\n"
         "  -memory MIB        max_memory sent and enforced on peak resident memory\n"
         "  -openings FILE|NAME  a file of testdata lines, Gomocup offsets or plain moves, or\n"
         "                     a shipped set by name: piskvork-f15, piskvork-f20, gomocupjudge-f20,\n"
@@ -72,19 +76,23 @@ static const char *base_name(const char *cmd) {
     return buf;
 }
 
+/* TURN[/MATCH], whole milliseconds, both given in full. */
 static bool parse_tc(const char *v, int64_t *turn, int64_t *match) {
     char *end;
+    if (!isdigit((unsigned char)*v))
+        return false;
     long long t = strtoll(v, &end, 10);
-    if (end == v || t < 0)
+    long long m = *match;
+    if (*end == '/') {
+        if (!isdigit((unsigned char)end[1]))
+            return false;
+        m = strtoll(end + 1, &end, 10);
+    }
+    if (*end || t > 86400000LL * 365 || m > 86400000LL * 365)
         return false;
     *turn = t;
-    if (*end == '/') {
-        long long m = strtoll(end + 1, &end, 10);
-        if (m < 0)
-            return false;
-        *match = m;
-    }
-    return *end == 0;
+    *match = m;
+    return true;
 }
 
 /* key=value into an engine spec. */
@@ -117,11 +125,12 @@ static void engine_defaults(EngineSpec *e) {
 }
 
 static bool parse_size(const char *v, int *w, int *h) {
-    int a, b;
+    int a, b, used = 0;
     char x;
-    if (sscanf(v, "%d%c%d", &a, &x, &b) == 3 && (x == 'x' || x == 'X' || x == ','))
+    if (sscanf(v, "%d%c%d%n", &a, &x, &b, &used) == 3 && (x == 'x' || x == 'X' || x == ',') &&
+        !v[used] && isdigit((unsigned char)*v))
         *w = a, *h = b;
-    else if (sscanf(v, "%d", &a) == 1)
+    else if (sscanf(v, "%d%n", &a, &used) == 1 && !v[used] && isdigit((unsigned char)*v))
         *w = *h = a;
     else
         return false;
@@ -129,13 +138,98 @@ static bool parse_size(const char *v, int *w, int *h) {
            *h <= BOARD_MAX_SIZE;
 }
 
+/* A whole number in [lo, hi] for option opt, or a message naming both. */
+static bool opt_int(const char *opt, const char *v, long long lo, long long hi, long long *out) {
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (!*v || *end || errno || x < lo || x > hi) {
+        fprintf(stderr, "quinto-manager: %s expects a whole number from %lld to %lld, not '%s'\n", opt,
+                lo, hi, v);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static bool opt_real(const char *opt, const char *v, double *out) {
+    char *end;
+    double x = strtod(v, &end);
+    if (!*v || *end || x != x) {
+        fprintf(stderr, "quinto-manager: %s expects a number, not '%s'\n", opt, v);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+/* An option's value: present, and not the next option. */
 #define NEED_ARG()                                                                                 \
     do {                                                                                           \
-        if (i + 1 >= argc) {                                                                       \
+        if (i + 1 >= argc || (argv[i + 1][0] == '-' && isalpha((unsigned char)argv[i + 1][1]))) { \
             fprintf(stderr, "quinto-manager: %s needs a value\n", a);                              \
             return 2;                                                                              \
         }                                                                                          \
     } while (0)
+
+/* Set *dst from the next argument as a whole number in [lo, hi]. */
+#define INT_ARG(dst, lo, hi)                                                                       \
+    do {                                                                                           \
+        NEED_ARG();                                                                                \
+        long long v_;                                                                              \
+        if (!opt_int(a, argv[++i], (lo), (hi), &v_))                                               \
+            return 2;                                                                              \
+        (dst) = v_;                                                                                \
+    } while (0)
+
+/* Before the first game: every output path can be written (folders made),
+ * and every engine starts and answers START. A message and false if not. */
+static bool preflight(const TourneyConfig *cfg, const EngineSpec *extra, const char *save_dir) {
+    const char *dirs[3] = {cfg->psq_dir, cfg->sgf_dir, save_dir};
+    const char *dir_opts[3] = {"-psq", "-sgf", "-save"};
+    for (int i = 0; i < 3; i++)
+        if (dirs[i] && !make_dirs(dirs[i])) {
+            fprintf(stderr, "quinto-manager: cannot write games to %s %s: %s\n", dir_opts[i], dirs[i],
+                    strerror(errno));
+            return false;
+        }
+    if (cfg->results_path) {
+        char parent[PATH_MAX];
+        snprintf(parent, sizeof parent, "%s", cfg->results_path);
+        char *slash = strrchr(parent, '/');
+        if (slash && slash != parent) {
+            *slash = 0;
+            if (!make_dirs(parent)) {
+                fprintf(stderr, "quinto-manager: cannot write -results %s: %s\n", cfg->results_path,
+                        strerror(errno));
+                return false;
+            }
+        }
+        FILE *f = fopen(cfg->results_path, "a");
+        if (!f) {
+            fprintf(stderr, "quinto-manager: cannot write -results %s: %s\n", cfg->results_path,
+                    strerror(errno));
+            return false;
+        }
+        fclose(f);
+    }
+    for (int k = 0; k <= cfg->engine_count; k++) {
+        const EngineSpec *e = k < cfg->engine_count ? &cfg->engines[k] : extra;
+        if (!e)
+            continue;
+        bool seen = false; /* the same command and settings are probed once */
+        for (int j = 0; j < k && j < cfg->engine_count; j++)
+            seen |= !strcmp(cfg->engines[j].cmd, e->cmd) && !strcmp(cfg->engines[j].dir, e->dir);
+        if (seen)
+            continue;
+        char err[512];
+        if (!engine_probe(&cfg->game, e, err, sizeof err)) {
+            fprintf(stderr, "quinto-manager: engine %s (%s) cannot start: %s\n", e->name, e->cmd, err);
+            return false;
+        }
+    }
+    return true;
+}
 
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
@@ -202,7 +296,16 @@ int main(int argc, char **argv) {
             }
             while (i + 1 < argc && argv[i + 1][0] != '-') {
                 if (!engine_kv(e, argv[++i])) {
-                    fprintf(stderr, "quinto-manager: bad engine setting '%s'\n", argv[i]);
+                    if (!strchr(argv[i], '='))
+                        fprintf(stderr,
+                                "quinto-manager: bad engine setting '%s': settings are KEY=VALUE "
+                                "(cmd, name, dir, tc, option.KEY); did you mean cmd=%s?\n",
+                                argv[i], argv[i]);
+                    else
+                        fprintf(stderr,
+                                "quinto-manager: bad engine setting '%s' (cmd=, name=, dir=, "
+                                "tc=TURN[/MATCH], option.KEY=VALUE)\n",
+                                argv[i]);
                     return 2;
                 }
             }
@@ -226,37 +329,38 @@ int main(int argc, char **argv) {
                 return 2;
             }
         } else if (!strcmp(a, "-defender-tc")) {
-            NEED_ARG();
-            defender_tc = atoll(argv[++i]);
+            INT_ARG(defender_tc, 0, 86400000);
+        } else if (!strcmp(a, "-start-timeout")) {
+            INT_ARG(cfg.game.start_timeout_ms, 1, 3600000);
         } else if (!strcmp(a, "-tolerance")) {
-            NEED_ARG();
-            cfg.game.tolerance_ms = atoll(argv[++i]);
+            INT_ARG(cfg.game.tolerance_ms, 0, 86400000);
         } else if (!strcmp(a, "-memory")) {
-            NEED_ARG();
-            cfg.game.max_memory = (uint64_t)atoll(argv[++i]) << 20;
+            long long mib;
+            INT_ARG(mib, 1, 1 << 20);
+            cfg.game.max_memory = (uint64_t)mib << 20;
         } else if (!strcmp(a, "-openings") || !strcmp(a, "-file")) {
             NEED_ARG();
             openings = argv[++i];
         } else if (!strcmp(a, "-random")) {
             cfg.random_order = true;
         } else if (!strcmp(a, "-seed")) {
-            NEED_ARG();
-            cfg.seed = (uint64_t)atoll(argv[++i]);
+            long long seed;
+            INT_ARG(seed, 0, LLONG_MAX);
+            cfg.seed = (uint64_t)seed;
         } else if (!strcmp(a, "-games")) {
-            NEED_ARG();
-            cfg.games = atoi(argv[++i]);
+            INT_ARG(cfg.games, 1, 1000000);
         } else if (!strcmp(a, "-rounds")) {
-            NEED_ARG();
-            cfg.rounds = atoi(argv[++i]);
+            INT_ARG(cfg.rounds, 1, 1000000);
         } else if (!strcmp(a, "-concurrency") || !strcmp(a, "-j")) {
-            NEED_ARG();
-            cfg.concurrency = atoi(argv[++i]);
+            INT_ARG(cfg.concurrency, 1, 64);
         } else if (!strcmp(a, "-sprt")) {
             cfg.sprt_on = true;
             cfg.sprt = (SprtParams){0, 10, 0.05, 0.05};
             while (i + 1 < argc && argv[i + 1][0] != '-') {
                 const char *kv = argv[++i];
-                double v = atof(strchr(kv, '=') ? strchr(kv, '=') + 1 : "0");
+                double v;
+                if (!strchr(kv, '=') || !opt_real("-sprt", strchr(kv, '=') + 1, &v))
+                    return 2;
                 if (!strncmp(kv, "elo0=", 5))
                     cfg.sprt.elo0 = v;
                 else if (!strncmp(kv, "elo1=", 5))
@@ -266,9 +370,17 @@ int main(int argc, char **argv) {
                 else if (!strncmp(kv, "beta=", 5))
                     cfg.sprt.beta = v;
                 else {
-                    fprintf(stderr, "quinto-manager: bad SPRT setting '%s'\n", kv);
+                    fprintf(stderr, "quinto-manager: bad SPRT setting '%s' (elo0=, elo1=, alpha=, beta=)\n", kv);
                     return 2;
                 }
+            }
+            if (!(cfg.sprt.elo0 < cfg.sprt.elo1) || !(cfg.sprt.alpha > 0 && cfg.sprt.alpha < 0.5) ||
+                !(cfg.sprt.beta > 0 && cfg.sprt.beta < 0.5)) {
+                fprintf(stderr,
+                        "quinto-manager: -sprt needs elo0 < elo1 and alpha, beta between 0 and 0.5 "
+                        "(got elo0=%g elo1=%g alpha=%g beta=%g)\n",
+                        cfg.sprt.elo0, cfg.sprt.elo1, cfg.sprt.alpha, cfg.sprt.beta);
+                return 2;
             }
         } else if (!strcmp(a, "-psq")) {
             NEED_ARG();
@@ -286,14 +398,11 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "-begin")) {
             cfg.game.use_begin = true;
         } else if (!strcmp(a, "-movecap")) {
-            NEED_ARG();
-            movecap = atoi(argv[++i]);
+            INT_ARG(movecap, 1, 128 * 128);
         } else if (!strcmp(a, "-first")) {
-            NEED_ARG();
-            pz.first = atoi(argv[++i]);
+            INT_ARG(pz.first, 0, INT_MAX);
         } else if (!strcmp(a, "-limit")) {
-            NEED_ARG();
-            pz.limit = atoi(argv[++i]);
+            INT_ARG(pz.limit, 0, INT_MAX);
         } else if (!strcmp(a, "-stderr")) {
             NEED_ARG();
             cfg.game.stderr_dir = argv[++i];
@@ -301,8 +410,7 @@ int main(int argc, char **argv) {
             NEED_ARG();
             human = argv[++i];
         } else if (!strcmp(a, "-delay")) {
-            NEED_ARG();
-            delay_ms = atoi(argv[++i]);
+            INT_ARG(delay_ms, 0, 600000);
         } else if (!strcmp(a, "-save")) {
             NEED_ARG();
             save_dir = argv[++i];
@@ -355,6 +463,8 @@ int main(int argc, char **argv) {
             if (!strcmp(cfg.engines[j].name, e->name))
                 snprintf(e->name + strlen(e->name), sizeof e->name - strlen(e->name), "-%d", k + 1);
     }
+    if (!preflight(&cfg, puzzles && have_defender ? &pz.defender : NULL, (play || watch) ? save_dir : NULL))
+        return 2;
     if (play || watch) {
         static PlayConfig pc;
         pc.rule = cfg.game.rule;

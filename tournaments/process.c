@@ -9,11 +9,107 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 static void ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+
+static bool runnable(const char *path, int *why) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        *why = errno;
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        *why = EISDIR;
+        return false;
+    }
+    if (access(path, X_OK) != 0) {
+        *why = errno;
+        return false;
+    }
+    return true;
+}
+
+bool command_executable(const char *command, const char *dir, char *err, size_t errcap) {
+    /* the first word, quotes removed */
+    char word[1024];
+    size_t n = 0;
+    const char *s = command;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char quote = 0;
+    for (; *s && n < sizeof word - 1; s++) {
+        if (quote) {
+            if (*s == quote)
+                quote = 0;
+            else
+                word[n++] = *s;
+        } else if (*s == '\'' || *s == '"')
+            quote = *s;
+        else if (*s == ' ' || *s == '\t')
+            break;
+        else
+            word[n++] = *s;
+    }
+    word[n] = 0;
+    if (!n) {
+        snprintf(err, errcap, "no command given (cmd=PROGRAM)");
+        return false;
+    }
+    int why = ENOENT;
+    if (strchr(word, '/')) {
+        char path[2200];
+        if (word[0] != '/' && dir && *dir)
+            snprintf(path, sizeof path, "%s/%s", dir, word);
+        else
+            snprintf(path, sizeof path, "%s", word);
+        if (runnable(path, &why))
+            return true;
+        snprintf(err, errcap, "cannot execute %s: %s", path, strerror(why));
+        return false;
+    }
+    const char *env = getenv("PATH");
+    char paths[4096];
+    snprintf(paths, sizeof paths, "%s", env ? env : "/usr/bin:/bin");
+    for (char *save = NULL, *d = strtok_r(paths, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char path[5200];
+        snprintf(path, sizeof path, "%s/%s", *d ? d : ".", word);
+        int w;
+        if (runnable(path, &w))
+            return true;
+        if (w != ENOENT)
+            why = w;
+    }
+    snprintf(err, errcap, "cannot execute %s: %s", word,
+             why == ENOENT ? "not found (give a path, e.g. cmd=./pbrain-x)" : strerror(why));
+    return false;
+}
+
+bool make_dirs(const char *path) {
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+            return false;
+        *p = '/';
+    }
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+        return false;
+    struct stat st;
+    if (stat(buf, &st) != 0)
+        return false;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return false;
+    }
+    return true;
+}
 
 bool child_spawn(Child *c, const char *command, const char *dir, const char *stderr_path, char *err,
                  size_t errcap) {

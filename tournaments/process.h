@@ -24,6 +24,14 @@ typedef struct {
 bool child_spawn(Child *c, const char *command, const char *dir, const char *stderr_path, char *err,
                  size_t errcap);
 
+/* Can the command's program be run (its first word: a path, relative to dir
+ * when given, or a name looked up in PATH)? False with "cannot execute
+ * PROGRAM: why" in err. */
+bool command_executable(const char *command, const char *dir, char *err, size_t errcap);
+
+/* Create a folder and its parents (mkdir -p). False with errno set. */
+bool make_dirs(const char *path);
+
 /* Send one line (a line end is added). False if the pipe is closed. */
 bool child_send(Child *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -1,6 +1,7 @@
 /* tournaments/tourney.c */
 #include "tourney.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 
 #include "../brain/util.h"
+#include "process.h"
 #include "records.h"
 
 typedef struct {
@@ -52,9 +54,17 @@ typedef struct {
     SprtResult sprt_state;  /* the decision, kept once made */
     double llr, llr_decided;
     int decided_after;      /* games when the test decided */
+    int unplayed;           /* games a brain failed to start */
+    int write_errors;       /* records that could not be written */
 } Run;
 
 static Record empty_opening;
+
+/* An Elo difference to `decimals` places, without a "-0". */
+static double elo_shown(double elo, int decimals) {
+    double half = decimals ? 0.05 : 0.5;
+    return fabs(elo) < half ? 0.0 : elo;
+}
 
 /* Run fn(arg) on n threads (1..64) and wait for them all; on this thread if
  * none can be started. */
@@ -80,9 +90,9 @@ static void progress(Run *r) {
     char elo[64] = "";
     if (n && cfg->engine_count == 2) {
         if (isinf(e.margin))
-            snprintf(elo, sizeof elo, "  Elo %+.0f", e.elo);
+            snprintf(elo, sizeof elo, "  Elo %+.0f", elo_shown(e.elo, 0));
         else
-            snprintf(elo, sizeof elo, "  Elo %+.0f +/- %.0f", e.elo, e.margin);
+            snprintf(elo, sizeof elo, "  Elo %+.0f +/- %.0f", elo_shown(e.elo, 0), e.margin);
     }
     if (cfg->engine_count == 2)
         fprintf(cfg->out, "%sgames %d/%d  %s %d-%d-%d %s  score %.1f%%%s", cfg->live ? "\r" : "",
@@ -100,6 +110,16 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
     TourneyConfig *cfg = r->cfg;
     const char *bn = cfg->engines[black].name, *wn = cfg->engines[white].name;
     r->done++;
+    if (res->reason == END_START) {
+        /* not a game: no score for anyone, and said so */
+        r->unplayed++;
+        const char *who = res->winner == WHITE ? bn : wn;
+        fprintf(cfg->out, "%sgame %d: not played: %s failed to start: %s\n", cfg->live ? "\n" : "",
+                t->number, who, res->detail);
+        if (r->results)
+            record_results_line(r->results, t->number, t->opening + 1, bn, wn, res);
+        return;
+    }
     /* pair statistics from a's view */
     PairStats *p = &r->pairs[t->a * cfg->engine_count + t->b];
     int a_colour = black == t->a ? BLACK : WHITE;
@@ -132,13 +152,27 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
     if (r->results)
         record_results_line(r->results, t->number, t->opening + 1, bn, wn, res);
     char path[1400];
+    if (r->results && (fflush(r->results) != 0 || ferror(r->results))) {
+        fprintf(stderr, "quinto-manager: game %d: cannot write -results %s: %s\n", t->number,
+                cfg->results_path, strerror(errno));
+        r->write_errors++;
+        clearerr(r->results);
+    }
     if (cfg->psq_dir) {
         snprintf(path, sizeof path, "%s/game%04d.psq", cfg->psq_dir, t->number);
-        record_write_psq(path, &cfg->game, bn, wn, res);
+        if (!record_write_psq(path, &cfg->game, bn, wn, res)) {
+            fprintf(stderr, "quinto-manager: game %d: cannot write %s: %s\n", t->number, path,
+                    strerror(errno));
+            r->write_errors++;
+        }
     }
     if (cfg->sgf_dir) {
         snprintf(path, sizeof path, "%s/game%04d.sgf", cfg->sgf_dir, t->number);
-        record_write_sgf(path, &cfg->game, bn, wn, res);
+        if (!record_write_sgf(path, &cfg->game, bn, wn, res)) {
+            fprintf(stderr, "quinto-manager: game %d: cannot write %s: %s\n", t->number, path,
+                    strerror(errno));
+            r->write_errors++;
+        }
     }
     if (!cfg->live)
         fprintf(cfg->out, "game %d: %s vs %s: %s {%s%s%s}\n", t->number, bn, wn,
@@ -196,9 +230,9 @@ static void report(Run *r) {
     int n = cfg->engine_count;
     if (cfg->live)
         fprintf(o, "\n");
-    fprintf(o, "\n%s %dx%d, %lld ms a move, %lld ms a game, %d games in %.1f s\n",
+    fprintf(o, "\n%s %dx%d, %lld ms a move, %lld ms a game, %d game%s in %.1f s\n",
             rule_name(cfg->game.rule), cfg->game.width, cfg->game.height,
-            (long long)cfg->game.turn_ms, (long long)cfg->game.match_ms, r->done,
+            (long long)cfg->game.turn_ms, (long long)cfg->game.match_ms, r->done, r->done == 1 ? "" : "s",
             (double)(now_ms() - r->t0) / 1000.0);
     /* rating table: each engine's performance against the field */
     if (n > 2) {
@@ -239,7 +273,7 @@ static void report(Run *r) {
                 continue;
             EloEstimate e = elo_estimate(p->w, p->l, p->d);
             fprintf(o, "%s vs %s: %d-%d-%d (W-L-D)  score %.1f%%  Elo %+.1f", cfg->engines[i].name,
-                    cfg->engines[j].name, p->w, p->l, p->d, 100 * e.score, e.elo);
+                    cfg->engines[j].name, p->w, p->l, p->d, 100 * e.score, elo_shown(e.elo, 1));
             if (isinf(e.margin))
                 fprintf(o, " (interval unbounded)");
             else
@@ -249,8 +283,9 @@ static void report(Run *r) {
             if (!pairs)
                 continue;
             e = elo_estimate_penta(p->penta);
-            fprintf(o, "  %d pairs (LL %d, LD %d, WL+DD %d, WD %d, WW %d): Elo %+.1f", pairs, p->penta[0],
-                    p->penta[1], p->penta[2], p->penta[3], p->penta[4], e.elo);
+            fprintf(o, "  %d pair%s (LL %d, LD %d, WL+DD %d, WD %d, WW %d): Elo %+.1f", pairs,
+                    pairs == 1 ? "" : "s", p->penta[0], p->penta[1], p->penta[2], p->penta[3],
+                    p->penta[4], elo_shown(e.elo, 1));
             if (isinf(e.margin))
                 fprintf(o, " (interval unbounded)");
             else
@@ -267,6 +302,11 @@ static void report(Run *r) {
                 e->losses[END_ILLEGAL], e->losses[END_FORBIDDEN], e->losses[END_ERROR],
                 e->losses[END_BAD_REPLY] + e->losses[END_MEMORY], e->peak_kib / 1024.0);
     }
+    if (r->unplayed)
+        fprintf(o, "\n%d game%s not played: a brain failed to start (not scored)\n", r->unplayed,
+                r->unplayed == 1 ? "" : "s");
+    if (r->write_errors)
+        fprintf(o, "\n%d record%s could not be written\n", r->write_errors, r->write_errors == 1 ? "" : "s");
     if (cfg->sprt_on) {
         double lo, hi;
         sprt_bounds(&cfg->sprt, &lo, &hi);
@@ -319,15 +359,24 @@ int tourney_run(TourneyConfig *cfg) {
                                   ? -1
                                   : ((round * ((per_pair + 1) / 2) + k / 2) * n + a) * n + b;
                 }
+    /* the folders were made and the paths checked before (main.c's preflight) */
     if (cfg->results_path) {
         r.results = fopen(cfg->results_path, "w");
-        if (r.results)
-            record_results_header(r.results);
+        if (!r.results) {
+            fprintf(stderr, "quinto-manager: cannot write -results %s: %s\n", cfg->results_path,
+                    strerror(errno));
+            free(r.tasks), free(r.pairs), free(r.halves);
+            return 2;
+        }
+        record_results_header(r.results);
     }
-    if (cfg->psq_dir)
-        mkdir(cfg->psq_dir, 0755);
-    if (cfg->sgf_dir)
-        mkdir(cfg->sgf_dir, 0755);
+    if ((cfg->psq_dir && !make_dirs(cfg->psq_dir)) || (cfg->sgf_dir && !make_dirs(cfg->sgf_dir))) {
+        fprintf(stderr, "quinto-manager: cannot make the records folder: %s\n", strerror(errno));
+        if (r.results)
+            fclose(r.results);
+        free(r.tasks), free(r.pairs), free(r.halves);
+        return 2;
+    }
     r.t0 = now_ms();
     run_workers(worker, &r, cfg->concurrency);
     report(&r);
@@ -336,7 +385,7 @@ int tourney_run(TourneyConfig *cfg) {
     free(r.tasks);
     free(r.pairs);
     free(r.halves);
-    return r.done ? 0 : 1;
+    return r.done && !r.unplayed && !r.write_errors ? 0 : 1;
 }
 
 /* ---- puzzles ---- */
