@@ -47,7 +47,8 @@ HAVE_MGR := $(wildcard tournaments/main.c)
 PROGRAMS := pbrain-quinto $(if $(HAVE_MGR),quinto-manager)
 TOP      := $(if $(filter build/release,$(BUILD)),,$(BUILD)/)
 
-.PHONY: all test run-tests sanitize debug bench clean check-deps play watch match install uninstall
+.PHONY: all test run-tests sanitize debug bench clean check-deps play watch match install uninstall \
+        windows test-windows gomocup
 all: $(addprefix $(TOP),$(PROGRAMS))
 
 $(TOP)pbrain-quinto: $(BUILD)/protocol/main.o $(LIB_OBJ)
@@ -138,7 +139,47 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pbrain-quinto $(DESTDIR)$(PREFIX)/bin/quinto-manager
 	rm -rf $(DESTDIR)$(PREFIX)/share/quinto
 
+# ---- Windows (the Gomocup entry, Piskvork): cross-compiled with mingw-w64 ----
+# pbrain-quinto64.exe: x86-64, statically linked (winpthreads included), no
+# DLL beyond Windows' own. Needs gcc-mingw-w64-x86-64; the tests need wine.
+WIN_CC    ?= x86_64-w64-mingw32-gcc-posix
+WIN_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O3 -DNDEBUG \
+             -DQUINTO_REV=\"$(GIT_REV)\" -static -s
+WIN_SRC   := $(wildcard brain/*.c eval/*.c search/*.c protocol/*.c)
+WINE      ?= wine
+VERSION   := $(shell sed -n 's/^\#define QUINTO_VERSION "\(.*\)"/\1/p' protocol/session.c)
+
+windows: pbrain-quinto64.exe
+
+pbrain-quinto64.exe: $(WIN_SRC) $(wildcard */*.h)
+	@command -v $(WIN_CC) >/dev/null || { echo "make windows needs mingw-w64: apt-get install -y gcc-mingw-w64-x86-64"; exit 1; }
+	$(WIN_CC) $(WIN_FLAGS) $(CFLAGS_WIN) -o $@ $(WIN_SRC) -lpthread
+
+# The brain's end-to-end protocol suite against the .exe under wine, then a
+# short match of the .exe against the Linux build (no time losses allowed).
+test-windows: pbrain-quinto64.exe all $(BUILD)/quinto-tests $(BUILD)/fakebrain
+	@command -v $(WINE) >/dev/null || { echo "make test-windows needs wine: apt-get install -y wine64"; exit 1; }
+	WINEDEBUG=-all $(WINE) $(abspath pbrain-quinto64.exe) about
+	CK_RUN_SUITE=protocol WINEDEBUG=-all QUINTO_TESTDATA=$(TESTDATA) QUINTO_OPENINGS=$(OPENINGS) \
+	  QUINTO_BRAIN="$(WINE) $(abspath pbrain-quinto64.exe)" ./$(BUILD)/quinto-tests
+	WINEDEBUG=-all ./quinto-manager match -engine cmd="$(WINE) $(abspath pbrain-quinto64.exe)" name=Quinto-exe \
+	  -engine cmd=$(abspath pbrain-quinto) name=Quinto-linux -rule freestyle -size 15 -tc 500/30000 \
+	  -openings piskvork-f15 -games 4 -concurrency 1 -quiet -results build/windows-match.tsv
+	@if cut -f6 build/windows-match.tsv | grep -qvE '^(reason|five|board full|move cap|renju move limit)$$'; then \
+	  echo "test-windows: a game ended otherwise than by play:"; cut -f1-7 build/windows-match.tsv; exit 1; fi
+	@echo "test-windows: passed (protocol suite and 4 games under wine, no time losses)"
+
+# The Gomocup submission: the executable and a short description, zipped.
+gomocup: pbrain-quinto64.exe
+	rm -rf build/gomocup && mkdir -p build/gomocup
+	cp pbrain-quinto64.exe build/gomocup/
+	printf 'Quinto %s (%s)\r\nAuthor: The Quinto developers\r\nRules: freestyle, standard (exactly five), renju, caro; any board from 5x5 to 128x128\r\nProtocol: Gomocup/Piskvork brain protocol, with Yixin extensions\r\nExecutable: pbrain-quinto64.exe (x86-64, no DLL needed, SSE2 only)\r\n' \
+	  "$(VERSION)" "$(GIT_REV)" > build/gomocup/README.txt
+	rm -f quinto-gomocup.zip
+	cd build/gomocup && zip -q ../../quinto-gomocup.zip pbrain-quinto64.exe README.txt
+	@echo "quinto-gomocup.zip: $$(unzip -l quinto-gomocup.zip | tail -1)"
+
 clean:
-	rm -rf build pbrain-quinto quinto-manager
+	rm -rf build pbrain-quinto quinto-manager pbrain-quinto64.exe quinto-gomocup.zip
 
 -include $(shell find build -name '*.d' 2>/dev/null)

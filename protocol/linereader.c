@@ -2,13 +2,13 @@
 #include "linereader.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../brain/util.h"
+#include "platform.h"
 
 void lr_init(LineReader *r, int fd) {
     memset(r, 0, sizeof *r);
@@ -22,12 +22,9 @@ static int fill(LineReader *r, long long deadline) {
             long long left = deadline - now_ms();
             if (left < 0)
                 left = 0;
-            struct pollfd pfd = {r->fd, POLLIN, 0};
-            int pr = poll(&pfd, 1, (int)left);
+            int pr = platform_wait_readable(r->fd, (int)left);
             if (pr == 0)
                 return -2;
-            if (pr < 0 && errno == EINTR)
-                continue;
         }
         ssize_t n = read(r->fd, r->buf, sizeof r->buf);
         if (n < 0 && errno == EINTR)

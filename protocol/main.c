@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "platform.h"
 #include "session.h"
 #include "tools.h"
 
@@ -24,8 +25,10 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
-    if (argc <= 1)
+    if (argc <= 1) {
+        platform_stdio_init();
         return session_run(STDIN_FILENO, stdout);
+    }
     if (!strcmp(argv[1], "bench"))
         return tool_bench(argc - 2, argv + 2);
     if (!strcmp(argv[1], "speed"))

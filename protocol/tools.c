@@ -270,13 +270,28 @@ typedef struct {
     size_t n, cap;
 } TuneSet;
 
+/* The next field of *s up to one of delims (strsep, which not every C
+ * library has): NULL at the end. */
+static char *next_field(char **s, const char *delims) {
+    char *start = *s;
+    if (!start)
+        return NULL;
+    char *end = start + strcspn(start, delims);
+    if (*end) {
+        *end = 0;
+        *s = end + 1;
+    } else
+        *s = NULL;
+    return start;
+}
+
 /* Quiet positions (no five or open-four point for either side) from the 9th
  * stone on of one game given as "x,y;x,y;..." with its result for black. */
 static void tune_add_game(TuneSet *set, Pos *p, int size, Rule rule, char *moves, float black_result) {
     pos_init(p, size, size, rule);
     Move seq[BOARD_MAX_MOVES];
     int n = 0;
-    for (char *t; (t = strsep(&moves, ";")) != NULL && n < BOARD_MAX_MOVES;) {
+    for (char *t; (t = next_field(&moves, ";")) != NULL && n < BOARD_MAX_MOVES;) {
         int x, y;
         if (!codec_parse_xy(t, &x, &y) || !board_on(&p->b, x, y))
             return;
@@ -353,7 +368,7 @@ int tool_tune(int argc, char **argv) {
         while (fgets(line, sizeof line, f)) {
             char *col[8], *rest = line;
             int nc = 0;
-            while (nc < 8 && (col[nc] = strsep(&rest, "\t\n")) != NULL)
+            while (nc < 8 && (col[nc] = next_field(&rest, "\t\n")) != NULL)
                 nc++;
             /* game opening black white result reason detail moves: decided games only */
             if (nc < 8 || (strcmp(col[5], "five") && strcmp(col[5], "board full")))
