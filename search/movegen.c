@@ -39,7 +39,9 @@ bool makes_three(Pos *p, Move m, int colour) {
 }
 
 int find_fives(const Pos *p, int colour, Move *out, int max) {
-    int n = 0;
+    int n = 0, have = pos_count(p, colour, P4_FIVE);
+    if (have < max)
+        max = have; /* the counter knows how many there are: no scan for none */
     const Board *b = &p->b;
     for (int i = 0; i < b->cand_count && n < max; i++)
         if (p->c[b->cand[i]].p4[colour - 1] == P4_FIVE)
