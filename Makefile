@@ -76,7 +76,7 @@ $(BUILD)/quinto-tests: $(TEST_OBJ) $(MGR_OBJ) $(LIB_OBJ)
 TEST_PKGS = check pkg-config tmux
 check-deps:
 	@missing=""; \
-	pkg-config --exists check 2>/dev/null || missing="check pkg-config"; \
+	pkg-config --exists check 2>/dev/null || missing=" check pkg-config"; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then sudo=""; \
