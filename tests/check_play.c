@@ -9,14 +9,40 @@
 #include "../tournaments/play.h"
 #include "testutil.h"
 
+/* This test process's own tmux server: two test runs at once on one machine
+ * must not kill each other's sessions. */
+static const char *socket_name(void) {
+    static char name[64];
+    if (!name[0])
+        snprintf(name, sizeof name, "quinto-test-%ld", (long)getpid());
+    return name;
+}
+
 static void tmux(const char *fmt, ...) {
     char args[2048], cmd[2300];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "tmux -L quinto-test %s", args);
+    snprintf(cmd, sizeof cmd, "tmux -L %s %s", socket_name(), args);
     ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
+}
+
+/* This process's own files: the captured screen and the saved games. */
+static const char *own_path(const char *what) {
+    static char buf[4][128];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "/tmp/%s-%s", socket_name(), what);
+    return buf[k];
+}
+
+static void kill_server(void) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "tmux -L %s kill-server 2>/dev/null", socket_name());
+    if (system(cmd)) {
+        /* no server: nothing to kill */
+    }
 }
 
 static void pause_ms(int ms) {
@@ -27,8 +53,8 @@ static void pause_ms(int ms) {
 static char screen[16384];
 
 static const char *capture(void) {
-    tmux("capture-pane -t s -p > /tmp/quinto-play-screen.txt");
-    FILE *f = fopen("/tmp/quinto-play-screen.txt", "r");
+    tmux("capture-pane -t s -p > %s", own_path("screen.txt"));
+    FILE *f = fopen(own_path("screen.txt"), "r");
     size_t n = f ? fread(screen, 1, sizeof screen - 1, f) : 0;
     screen[n] = 0;
     if (f)
@@ -81,17 +107,79 @@ static int stones_on_board(char c) {
 static void start(const char *args) {
     const char *mgr = getenv("QUINTO_MANAGER");
     ck_assert(mgr != NULL);
-    system("tmux -L quinto-test kill-server 2>/dev/null");
-    system("rm -rf /tmp/quinto-play-games");
-    tmux("new-session -d -s s -x 80 -y 24 \"%s play %s -save /tmp/quinto-play-games; "
+    kill_server();
+    char rm[256];
+    snprintf(rm, sizeof rm, "rm -rf %s", own_path("games"));
+    ck_assert_int_eq(system(rm), 0);
+    tmux("new-session -d -s s -x 80 -y 24 \"%s play %s -save %s; "
          "echo EXITED; sleep 30\"",
-         mgr, args);
+         mgr, args, own_path("games"));
     ck_assert_msg(wait_for("Quinto", 5000), "no board:\n%s", screen);
 }
 
 static void keys(const char *k) { tmux("send-keys -t s %s", k); }
 
-static void stop(void) { system("tmux -L quinto-test kill-server 2>/dev/null"); }
+static void stop(void) { kill_server(); }
+
+/* Every board row of the screen has the same width: `width` columns, or one
+ * more only for the closing ']' of a last move in the last column (capture-
+ * pane drops trailing spaces). Returns the number of board rows seen. */
+static int check_row_widths(const char *s, int width) {
+    int rows = 0;
+    for (const char *line = s; *line;) {
+        const char *e = strchr(line, '\n');
+        int n = e ? (int)(e - line) : (int)strlen(line);
+        /* a board row: a row number in its first four columns, then cells */
+        if (n > 5 && line[3] != '(' && line[2] >= '0' && line[2] <= '9' &&
+            (line[4] == ' ' || line[4] == '[')) {
+            while (n > 0 && line[n - 1] == ' ')
+                n--;
+            bool closing = line[n - 1] == ']';
+            ck_assert_msg(n == width || (closing && n == width + 1), "row of %d columns, not %d:\n%.*s\n%s", n,
+                          width, n, line, s);
+            rows++;
+        }
+        line = e ? e + 1 : line + n;
+    }
+    return rows;
+}
+
+/* Large boards in 80x24: the view opens centred, shows where the board goes
+ * on, keeps every row one width with the last move's brackets, and labels
+ * every column readably (two rows of letters past z, three of digits past 99). */
+START_TEST(test_large_boards) {
+    start("-human both -size 40");
+    const char *s = capture();
+    ck_assert_msg(strstr(s, " 20 ") && strstr(s, "  <  ") && strstr(s, ">\n"), "%s", s);
+    ck_assert_msg(strstr(s, "^ .") && strstr(s, "v ."), "no edge markers:\n%s", s);
+    ck_assert_msg(strstr(s, "cursor u20"), "%s", s);
+    keys("Enter");
+    ck_assert_msg(wait_for("[X]", 3000), "%s", screen);
+    /* 37 cells of 2 columns after a 4-column row label */
+    ck_assert_int_eq(check_row_widths(capture(), 4 + 2 * 37), 16);
+    /* the letters past z: a second label row holds the second letter */
+    ck_assert_msg(strstr(screen, " a a a a"), "%s", screen);
+    keys("Right");
+    keys("Enter");
+    ck_assert_msg(wait_for("[O]", 3000), "%s", screen);
+    check_row_widths(capture(), 4 + 2 * 37);
+    /* x,y mode: numbers one per column, over two rows from 10 on */
+    keys("c");
+    ck_assert_msg(wait_for("cursor (21,20)", 3000), "%s", screen);
+    ck_assert_msg(!strstr(screen, "cursor v20"), "%s", screen);
+    ck_assert_msg(strstr(screen, " 1 1 1 1") && strstr(screen, " 0 1 2 3"), "%s", screen);
+    stop();
+    start("-human both -size 128");
+    ck_assert_msg(strstr(capture(), " 64 ") && strstr(screen, "cursor bm64"), "%s", screen);
+    keys("Enter");
+    ck_assert_msg(wait_for("[X]", 3000), "%s", screen);
+    ck_assert_int_eq(check_row_widths(capture(), 4 + 2 * 37), 16);
+    keys("c");
+    ck_assert_msg(wait_for("cursor (64,64)", 3000), "%s", screen);
+    check_row_widths(capture(), 4 + 2 * 37);
+    stop();
+}
+END_TEST
 
 START_TEST(test_coordinates) {
     int x, y;
@@ -172,12 +260,16 @@ START_TEST(test_game_end_and_save) {
         pause_ms(60);
     }
     ck_assert_msg(wait_for("black wins with five (e1)", 3000), "%s", screen);
-    ck_assert_msg(strstr(capture(), "saved /tmp/quinto-play-games/"), "%s", screen);
+    char saved[160];
+    snprintf(saved, sizeof saved, "saved %s/", own_path("games"));
+    ck_assert_msg(strstr(capture(), saved), "%s", screen);
     /* the winning line is marked: doubled letters */
     ck_assert_msg(strstr(board_row(1), "Xx"), "row 1: %s", board_row(1));
     keys("q");
     ck_assert_msg(wait_for("game saved as", 3000), "%s", screen);
-    ck_assert(system("ls /tmp/quinto-play-games/*.psq > /dev/null") == 0);
+    char ls[256];
+    snprintf(ls, sizeof ls, "ls %s/*.psq > /dev/null", own_path("games"));
+    ck_assert(system(ls) == 0);
     stop();
 }
 END_TEST
@@ -211,6 +303,7 @@ Suite *suite_play(void) {
     TCase *tc = tcase_create("tmux");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_coordinates);
+    tcase_add_test(tc, test_large_boards);
     tcase_add_test(tc, test_play_against_brain);
     tcase_add_test(tc, test_game_end_and_save);
     tcase_add_test(tc, test_renju_forbidden_marked_and_interrupt);

@@ -143,6 +143,7 @@ typedef struct {
     Brain hinter;         /* when people play both colours */
     int cx, cy;           /* cursor */
     int vx, vy;           /* view origin (panning) */
+    bool recentre;        /* centre the view on the cursor at the next draw */
     bool weights, show_xy;
     char status[256], note[256], result[256];
     char typed[32];
@@ -362,6 +363,7 @@ static void new_game(Play *g) {
     g->hint_x = -1;
     g->cx = cfg->width / 2;
     g->cy = cfg->height / 2;
+    g->recentre = true;
     for (int c = BLACK; c <= WHITE; c++) {
         g->time_left[c] = cfg->match_ms;
         Brain *b = brain_for(g, c);
@@ -497,13 +499,59 @@ static bool in_win(const Play *g, int x, int y) {
     return false;
 }
 
+/* A column's label: its letters (a..z, aa, ab, ...) or its x. */
+static void column_label(const Play *g, int x, char *buf, int cap) {
+    if (g->show_xy)
+        snprintf(buf, (size_t)cap, "%d", x);
+    else {
+        play_coord_name(x, 0, g->pos->b.width, g->pos->b.height, buf, cap);
+        buf[x < 26 ? 1 : 2] = 0;
+    }
+}
+
+/* The cell's content, at most cw - 1 characters (one separator column
+ * precedes every cell: rows keep their width whatever is marked). */
+static void cell_body(Play *g, int x, int y, const Move *forb, int nforb, char *body, int cap) {
+    Board *b = &g->pos->b;
+    Move m = board_move_at(b, x, y);
+    int c = b->cell[m];
+    if (c == BLACK || c == WHITE) {
+        snprintf(body, (size_t)cap, "%c", c == BLACK ? 'X' : 'O');
+        return;
+    }
+    for (int i = 0; i < nforb; i++)
+        if (forb[i] == m) {
+            snprintf(body, (size_t)cap, "f");
+            return;
+        }
+    if (x == g->hint_x && y == g->hint_y)
+        snprintf(body, (size_t)cap, "?");
+    else if (g->weights && board_is_candidate(b, m)) {
+        int sc = eval_move_score(g->pos, m, b->side);
+        if (sc > 999)
+            snprintf(body, (size_t)cap, "%dk", sc / 1000 > 9 ? 9 : sc / 1000);
+        else
+            snprintf(body, (size_t)cap, "%d", sc);
+    } else
+        snprintf(body, (size_t)cap, ".");
+}
+
 static void draw(Play *g) {
     int cols, rows;
     term_size(&cols, &rows);
     Board *b = &g->pos->b;
     const PlayConfig *cfg = g->cfg;
     int cw = cell_width(g);
-    int vis_w = (cols - 4) / cw, vis_h = rows - 6;
+    /* a row: 4 label columns, cw a cell, one closing column */
+    int vis_w = (cols - 5) / cw, vis_h = rows - 7;
+    char label[16];
+    int label_rows = 1;
+    for (int x = 0; x < b->width; x++) {
+        column_label(g, x, label, sizeof label);
+        if ((int)strlen(label) > cw - 1 && (int)strlen(label) > label_rows)
+            label_rows = (int)strlen(label);
+    }
+    vis_h -= label_rows - 1;
     if (vis_w > b->width)
         vis_w = b->width;
     if (vis_h > b->height)
@@ -512,6 +560,11 @@ static void draw(Play *g) {
         vis_w = 1;
     if (vis_h < 1)
         vis_h = 1;
+    if (g->recentre) { /* a new game opens centred */
+        g->vx = g->cx - vis_w / 2;
+        g->vy = g->cy - vis_h / 2;
+        g->recentre = false;
+    }
     /* pan so that the cursor is visible */
     if (g->cx < g->vx)
         g->vx = g->cx;
@@ -525,6 +578,12 @@ static void draw(Play *g) {
         g->vx = b->width - vis_w;
     if (g->vy > b->height - vis_h)
         g->vy = b->height - vis_h;
+    if (g->vx < 0)
+        g->vx = 0;
+    if (g->vy < 0)
+        g->vy = 0;
+    bool more_left = g->vx > 0, more_right = g->vx + vis_w < b->width;
+    bool more_up = g->vy > 0, more_down = g->vy + vis_h < b->height;
     Move *forb = NULL;
     int nforb = 0;
     if (cfg->rule == RULE_RENJU && b->side == BLACK && !g->over) {
@@ -541,78 +600,60 @@ static void draw(Play *g) {
         printf("  clocks %lld.%01lld / %lld.%01lld s", (long long)(g->time_left[BLACK] / 1000),
                (long long)(g->time_left[BLACK] % 1000 / 100), (long long)(g->time_left[WHITE] / 1000),
                (long long)(g->time_left[WHITE] % 1000 / 100));
-    printf("\r\n    ");
-    for (int x = g->vx; x < g->vx + vis_w; x++) {
-        char name[16];
-        if (g->show_xy)
-            snprintf(name, sizeof name, "%d", x);
-        else {
-            play_coord_name(x, b->height - 1, b->width, b->height, name, sizeof name);
-            name[x < 26 ? 1 : 2] = 0;
-        }
-        printf("%*s", cw, name);
-    }
     printf("\r\n");
+    /* column labels: one character a row when they are wider than a cell
+     * (x from 10 on, letters from aa on), right-aligned; < and > where the
+     * board goes on beyond the view */
+    for (int r = 0; r < label_rows; r++) {
+        bool lastrow = r == label_rows - 1;
+        printf("  %c ", lastrow && more_left ? '<' : ' ');
+        for (int x = g->vx; x < g->vx + vis_w; x++) {
+            column_label(g, x, label, sizeof label);
+            int len = (int)strlen(label);
+            if (label_rows == 1) {
+                printf("%*s", cw, label);
+                continue;
+            }
+            int k = r - (label_rows - len); /* right-aligned over the label rows */
+            printf("%*s%c", cw - 1, "", k >= 0 ? label[k] : ' ');
+        }
+        printf("%c\r\n", lastrow && more_right ? '>' : ' ');
+    }
     for (int y = g->vy; y < g->vy + vis_h; y++) {
-        if (g->show_xy)
-            printf("%3d ", y);
-        else
-            printf("%3d ", b->height - y);
+        char gutter = y == g->vy && more_up ? '^' : y == g->vy + vis_h - 1 && more_down ? 'v' : ' ';
+        printf("%3d%c", g->show_xy ? y : b->height - y, gutter);
+        bool close = false; /* the previous cell was the last move: its ']' comes here */
         for (int x = g->vx; x < g->vx + vis_w; x++) {
             Move m = board_move_at(b, x, y);
-            bool cur = x == g->cx && y == g->cy;
-            bool lastm = m == last;
-            int c = b->cell[m];
-            const char *pre = "", *post = "";
-            if (cur)
-                pre = "\033[7m", post = "\033[0m"; /* reverse video: the cursor */
-            else if (in_win(g, x, y))
-                pre = "\033[1;4m", post = "\033[0m";
+            bool cur = x == g->cx && y == g->cy, win = in_win(g, x, y), lastm = m == last;
             char body[16];
-            if (c == BLACK || c == WHITE) {
-                char s = c == BLACK ? 'X' : 'O';
-                if (lastm)
-                    snprintf(body, sizeof body, "[%c]", s);
-                else if (in_win(g, x, y))
-                    snprintf(body, sizeof body, "%c%c", s, s == 'X' ? 'x' : 'o');
-                else
-                    snprintf(body, sizeof body, "%c", s);
-            } else {
-                bool f = false;
-                for (int i = 0; i < nforb; i++)
-                    f |= forb[i] == m;
-                if (f)
-                    snprintf(body, sizeof body, "f");
-                else if (x == g->hint_x && y == g->hint_y)
-                    snprintf(body, sizeof body, "?");
-                else if (g->weights && board_is_candidate(b, m)) {
-                    int sc = eval_move_score(g->pos, m, b->side);
-                    if (sc > 999)
-                        snprintf(body, sizeof body, "%dk", sc / 1000 > 9 ? 9 : sc / 1000);
-                    else
-                        snprintf(body, sizeof body, "%d", sc);
-                } else
-                    snprintf(body, sizeof body, ".");
+            cell_body(g, x, y, forb, nforb, body, sizeof body);
+            char sep = close ? ']' : lastm ? '[' : ' ';
+            if (win && !close && !lastm) { /* the winning line doubled: Xx */
+                sep = body[0];
+                body[0] = (char)(body[0] == 'X' ? 'x' : 'o');
             }
-            int pad = cw - (int)strlen(body);
-            if (pad < 0)
-                pad = 0;
-            printf("%*s%s%s%s", pad, "", pre, body, post);
+            const char *pre = cur ? "\033[7m" : win ? "\033[1;4m" : "";
+            printf("%c%*s%s%s%s", sep, cw - 1 - (int)strlen(body), "", pre, body, *pre ? "\033[0m" : "");
+            close = lastm;
         }
-        printf("\r\n");
+        printf("%c\r\n", close ? ']' : ' ');
     }
     free(forb);
     /* status lines */
-    char cur[16];
-    play_coord_name(g->cx, g->cy, b->width, b->height, cur, sizeof cur);
+    char cur[32];
+    if (g->show_xy)
+        snprintf(cur, sizeof cur, "(%d,%d)", g->cx, g->cy);
+    else
+        play_coord_name(g->cx, g->cy, b->width, b->height, cur, sizeof cur);
     if (g->over)
         printf("\033[1m%s\033[0m\r\n", g->result);
     else if (g->thinking)
         printf("%s to move (%s)  thinking...  %.*s\r\n", b->side == BLACK ? "X black" : "O white",
                cfg->human[b->side] ? "hint" : "brain", cols > 60 ? cols - 40 : 20, g->status);
     else
-        printf("%s to move  cursor %s (%d,%d)%s%s\r\n", b->side == BLACK ? "X black" : "O white",
-               cur, g->cx, g->cy, g->typing ? "  go to: " : "", g->typing ? g->typed : "");
+        printf("%s to move  cursor %s%s%s\r\n", b->side == BLACK ? "X black" : "O white", cur,
+               g->typing ? "  play at: " : "", g->typing ? g->typed : "");
     printf("%.*s\r\n", cols - 1, g->thinking ? "" : g->status);
     printf("%.*s\r\n", cols - 1, g->note);
     printf("%.*s", cols - 1,
