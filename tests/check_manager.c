@@ -441,6 +441,24 @@ START_TEST(test_manager_refuses) {
 }
 END_TEST
 
+/* A puzzle run says which puzzles failed and how, without -results, and
+ * its times are not rounded to zero (issue 17, item 9). */
+START_TEST(test_puzzle_report) {
+    const char *fk = getenv("QUINTO_FAKE");
+    char buf[8192];
+    EXPECT_RUN(0, "5 of 9 solved", "puzzles -engine cmd='%s good' -file %s/puzzles/lfz084_has_vcf_6x6.txt -tc 200 -quiet",
+               fk, getenv("QUINTO_TESTDATA"));
+    ck_assert_msg(strstr(buf, "not solved (line in the file") && strstr(buf, "\n  3: board full; played 1,0 2,0") &&
+                      strstr(buf, "\n  6: forbidden move 4,2; played"),
+                  "%s", buf);
+    ck_assert_msg(!strstr(buf, " 0 s in all") && strstr(buf, " s in all"), "%s", buf);
+    /* -first and -limit pick a slice, numbered as in the file */
+    EXPECT_RUN(0, "1 of 2 solved", "puzzles -engine cmd='%s good' -file %s/puzzles/lfz084_has_vcf_6x6.txt -tc 200 -quiet -first 2 -limit 2",
+               fk, getenv("QUINTO_TESTDATA"));
+    ck_assert_msg(strstr(buf, "\n  3: board full"), "%s", buf);
+}
+END_TEST
+
 Suite *suite_manager(void) {
     Suite *s = suite_create("manager");
     TCase *tc = tcase_create("judge");
@@ -455,6 +473,7 @@ Suite *suite_manager(void) {
     tcase_add_test(tc, test_openings_files);
     tcase_add_test(tc, test_manager_binary);
     tcase_add_test(tc, test_manager_refuses);
+    tcase_add_test(tc, test_puzzle_report);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -391,12 +391,19 @@ int tourney_run(TourneyConfig *cfg) {
 /* ---- puzzles ---- */
 
 typedef struct {
+    int index;          /* in the file, from 1 */
+    char text[400];     /* why, and the moves played */
+} PuzzleFailure;
+
+typedef struct {
     PuzzleConfig *cfg;
     Record *recs;
     int count, next, done, solved, defender_failed;
     int64_t time_ms;
     pthread_mutex_t lock;
     FILE *results;
+    PuzzleFailure *failed; /* count entries at most */
+    int nfailed;
 } PuzzleRun;
 
 static void *puzzle_worker(void *arg) {
@@ -445,6 +452,15 @@ static void *puzzle_worker(void *arg) {
                     res.moves->count - res.opening_stones, (long long)spent, rec->source);
         if (pr->results)
             fflush(pr->results);
+        if (!ok && pr->failed) {
+            PuzzleFailure *f = &pr->failed[pr->nfailed++];
+            f->index = cfg->first + i + 1;
+            int k = snprintf(f->text, sizeof f->text, "%s%s%s; played", end_reason_name(res.reason),
+                             res.detail[0] ? " " : "", res.detail);
+            for (int m = res.opening_stones; m < res.moves->count && k < (int)sizeof f->text - 12; m++)
+                k += snprintf(f->text + k, sizeof f->text - (size_t)k, " %d,%d", res.moves->x[m],
+                              res.moves->y[m]);
+        }
         fprintf(cfg->out, "%spuzzles %d/%d  solved %d (%.1f%%)%s", cfg->live ? "\r" : "", pr->done,
                 pr->count, pr->solved, 100.0 * pr->solved / pr->done, cfg->live ? "   " : "\n");
         fflush(cfg->out);
@@ -473,19 +489,36 @@ int puzzles_run(PuzzleConfig *cfg) {
     pthread_mutex_init(&pr.lock, NULL);
     if (cfg->results_path)
         pr.results = fopen(cfg->results_path, "w");
+    pr.failed = calloc((size_t)(count > 0 ? count : 1), sizeof *pr.failed);
     int64_t t0 = now_ms();
     run_workers(puzzle_worker, &pr, cfg->concurrency);
     if (cfg->live)
         fprintf(cfg->out, "\n");
+    /* the failures, in file order, with the line each game took */
+    for (int a = 1; a < pr.nfailed; a++)
+        for (int b = a; b > 0 && pr.failed[b].index < pr.failed[b - 1].index; b--) {
+            PuzzleFailure t = pr.failed[b];
+            pr.failed[b] = pr.failed[b - 1];
+            pr.failed[b - 1] = t;
+        }
+    enum { LIST_MAX = 40 };
+    if (pr.nfailed)
+        fprintf(cfg->out, "\nnot solved (line in the file: how the game ended; the moves played):\n");
+    for (int a = 0; a < pr.nfailed && a < LIST_MAX; a++)
+        fprintf(cfg->out, "  %d: %s\n", pr.failed[a].index, pr.failed[a].text);
+    if (pr.nfailed > LIST_MAX)
+        fprintf(cfg->out, "  ... and %d more (-results FILE lists every puzzle)\n", pr.nfailed - LIST_MAX);
+    double each = pr.done ? (double)pr.time_ms / pr.done / 1000.0 : 0.0;
+    double all_s = (double)(now_ms() - t0) / 1000.0;
     fprintf(cfg->out,
             "\n%s: %d of %d solved (%.1f%%) within %d moves, %lld ms a move against %lld ms; "
-            "%d won otherwise (defender failed); %.1f s a puzzle, %.0f s in all\n",
+            "%d won otherwise (defender failed); %.*f s a puzzle, %.*f s in all\n",
             cfg->file, pr.solved, pr.done, pr.done ? 100.0 * pr.solved / pr.done : 0.0,
             cfg->move_cap, (long long)cfg->solver_turn_ms, (long long)cfg->defender_turn_ms,
-            pr.defender_failed, pr.done ? (double)pr.time_ms / pr.done / 1000.0 : 0.0,
-            (double)(now_ms() - t0) / 1000.0);
+            pr.defender_failed, each < 10 ? 2 : 1, each, all_s < 10 ? 2 : 1, all_s);
     if (pr.results)
         fclose(pr.results);
+    free(pr.failed);
     openings_free(&all);
     return pr.done ? 0 : 1;
 }
