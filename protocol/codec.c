@@ -264,3 +264,65 @@ void codec_parse_reply(const char *line, Reply *r) {
     r->kind = strstr(p, "name=") ? REPLY_ABOUT : REPLY_OTHER;
     snprintf(r->text, sizeof r->text, "%s", p);
 }
+
+void codec_cell_name(int x, int y, int height, char *buf, int cap) {
+    if (x < 26)
+        snprintf(buf, (size_t)cap, "%c%d", 'a' + x, height - y);
+    else
+        snprintf(buf, (size_t)cap, "%c%c%d", 'a' + x / 26 - 1, 'a' + x % 26, height - y);
+}
+
+bool codec_parse_cell(const char *s, int w, int h, int *x, int *y) {
+    char buf[64];
+    size_t n = 0;
+    while (*s == ' ')
+        s++;
+    for (; *s && n < sizeof buf - 1; s++)
+        if (*s != ' ' || (n && buf[n - 1] != ',')) /* "7, 8" as "7,8" */
+            buf[n++] = *s;
+    while (n && buf[n - 1] == ' ')
+        n--;
+    buf[n] = 0;
+    if (codec_parse_xy(buf, x, y))
+        return *x >= 0 && *y >= 0 && *x < w && *y < h;
+    const char *p = buf;
+    int col = 0, letters = 0;
+    while (isalpha((unsigned char)*p)) {
+        col = col * 26 + (tolower((unsigned char)*p) - 'a' + 1);
+        p++, letters++;
+    }
+    if (!letters || letters > 2 || *p < '1' || *p > '9')
+        return false;
+    char *end;
+    long row = strtol(p, &end, 10);
+    if (*end || row > h)
+        return false;
+    *x = col - 1;
+    *y = h - (int)row;
+    return *x >= 0 && *x < w && *y >= 0 && *y < h;
+}
+
+void codec_pv_names(const char *text, int height, char *out, int cap) {
+    const char *pv = strstr(text, " pv ");
+    size_t head = pv ? (size_t)(pv - text) + 4 : strlen(text);
+    int k = snprintf(out, (size_t)cap, "%.*s", (int)head, text);
+    if (!pv || k >= cap)
+        return;
+    for (const char *t = pv + 4; *t && k < cap - 1;) {
+        size_t len = strcspn(t, " ");
+        char tok[32], name[16];
+        int x, y;
+        snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), t);
+        if (codec_parse_xy(tok, &x, &y) && x >= 0 && y >= 0 && y < height) {
+            codec_cell_name(x, y, height, name, sizeof name);
+            k += snprintf(out + k, (size_t)(cap - k), "%s", name);
+        } else
+            k += snprintf(out + k, (size_t)(cap - k), "%s", tok);
+        t += len;
+        while (*t == ' ' && k < cap - 1) {
+            out[k++] = ' ';
+            out[k] = 0;
+            t++;
+        }
+    }
+}

@@ -84,6 +84,18 @@ void codec_parse_reply(const char *line, Reply *r);
  * the text has anything else. */
 bool codec_parse_xy(const char *s, int *x, int *y);
 
+/* The notation people read (the terminal's): column letters a, b, ... z, aa,
+ * ab, ... and the row counted from the bottom: "h8" is 7,7 on 15x15. */
+void codec_cell_name(int x, int y, int height, char *buf, int cap);
+
+/* A cell in either notation, "h8" (any case) or the protocol's "7,8" (a
+ * space after the comma allowed), on a w x h board; false off the board. */
+bool codec_parse_cell(const char *s, int w, int h, int *x, int *y);
+
+/* Copy text to out with every "x,y" token after " pv " renamed "h8": a
+ * MESSAGE line as people read it. */
+void codec_pv_names(const char *text, int height, char *out, int cap);
+
 /* Case-insensitive compare of the first word of line with word. */
 bool codec_word_is(const char *line, const char *word);
 

@@ -104,40 +104,47 @@ int tool_speed(int argc, char **argv) {
     return 0;
 }
 
+static void cell_text(const Board *b, Move m, char *buf, int cap) {
+    char name[16];
+    codec_cell_name(board_x(b, m), board_y(b, m), b->height, name, sizeof name);
+    snprintf(buf, (size_t)cap, "%s (%d,%d)", name, board_x(b, m), board_y(b, m));
+}
+
 int tool_eval(int argc, char **argv) {
-    char line[8192] = "";
-    for (int i = 0; i < argc; i++) {
-        strncat(line, argv[i], sizeof line - strlen(line) - 2);
-        strcat(line, " ");
-    }
-    Record *r = malloc(sizeof *r);
     static Pos p;
-    char err[128];
-    if (!r || !record_parse(line, r, err, sizeof err)) {
-        fprintf(stderr, "eval: %s\nusage: pbrain-quinto eval RULE SIZE x,y x,y ...\n",
-                r && err[0] ? err : "no position");
-        free(r);
+    Rule rule;
+    int size = argc > 1 ? atoi(argv[1]) : 0;
+    if (argc < 2 || !rule_parse(argv[0], &rule) || size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE) {
+        fprintf(stderr, "usage: pbrain-quinto eval RULE SIZE MOVE...  (moves from black's first, as h8 "
+                        "or 7,7; - passes)\n");
         return 2;
     }
-    pos_init(&p, r->width, r->height, r->rule);
-    for (int k = 0; k < r->count; k++) {
-        if (r->x[k] < 0) {
+    pos_init(&p, size, size, rule);
+    for (int k = 2; k < argc; k++) {
+        int x, y;
+        if (!strcmp(argv[k], "-")) {
             pos_pass(&p);
             continue;
         }
-        Move m = board_move_at(&p.b, r->x[k], r->y[k]);
+        if (!codec_parse_cell(argv[k], size, size, &x, &y)) {
+            fprintf(stderr, "eval: '%s' is not a cell of the %dx%d board (h8 or 7,7)\n", argv[k], size, size);
+            return 2;
+        }
+        Move m = board_move_at(&p.b, x, y);
         if (p.b.cell[m] != EMPTY) {
-            fprintf(stderr, "eval: %d,%d is occupied\n", r->x[k], r->y[k]);
-            free(r);
+            fprintf(stderr, "eval: %s is occupied\n", argv[k]);
             return 2;
         }
         pos_play(&p, m);
     }
-    free(r);
     Board *b = &p.b;
-    printf("%s %dx%d, %s to move, static eval %d (side to move), 5-window sum %d\n",
-           rule_name(p.rule), b->width, b->height, b->side == BLACK ? "black" : "white",
-           eval_static(&p), p.wsum);
+    int32_t ev = eval_static(&p);
+    printf("%s %dx%d, %s to move: static eval %+d for %s\n", rule_name(p.rule), b->width, b->height,
+           b->side == BLACK ? "black" : "white", ev, b->side == BLACK ? "black" : "white");
+    printf("  (the side to move's view: 0 is even, +1000 is about a 65%% expected score, a five "
+           "is 30000;\n   searches print proven wins as +Mn, a five in n plies; this static value "
+           "includes the\n   side to move's tempo bonus, %d in %s)\n",
+           EVAL_WEIGHTS[p.rule].tempo, rule_name(p.rule));
     printf("    ");
     for (int x = 0; x < b->width; x++)
         printf("%4d", x);
@@ -164,7 +171,16 @@ int tool_eval(int argc, char **argv) {
         printf("\n");
     }
     /* the ten best cells with their threats */
-    printf("best cells for %s:\n", b->side == BLACK ? "black" : "white");
+    if (b->cand_count == 0) {
+        char c[32];
+        cell_text(b, board_move_at(b, b->width / 2, b->height / 2), c, sizeof c);
+        printf("empty board: no cell is scored; the brain opens at the centre, %s\n", c);
+        return 0;
+    }
+    printf("cells scored by attack x2 + defence (own pattern code twice, the opponent's once);\n"
+           "best cells for %s, with each colour's line patterns and threat class\n"
+           "(F = open, B = blocked: F3 open three, B4 four, F4 open four; classes as four-three):\n",
+           b->side == BLACK ? "black" : "white");
     Move best[10];
     int scores[10], n = 0;
     for (int i = 0; i < b->cand_count; i++) {
@@ -184,7 +200,9 @@ int tool_eval(int argc, char **argv) {
         char buf[256];
         eval_explain(&p, best[i], &ci);
         eval_describe(&ci, buf, sizeof buf);
-        printf("  %d,%d  %s\n", ci.x, ci.y, buf);
+        char c[32];
+        cell_text(b, best[i], c, sizeof c);
+        printf("  %-12s %s\n", c, buf);
     }
     return 0;
 }

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../protocol/codec.h"
 #include "../tournaments/play.h"
 #include "testutil.h"
 
@@ -197,6 +198,15 @@ START_TEST(test_coordinates) {
     ck_assert_str_eq(buf, "h8");
     play_coord_name(27, 37, 40, 40, buf, sizeof buf);
     ck_assert_str_eq(buf, "ab3");
+    /* both notations everywhere, a space after the comma, any case */
+    ck_assert(play_parse_coord("7, 9", 15, 15, &x, &y) && x == 7 && y == 9);
+    ck_assert(play_parse_coord("H8", 15, 15, &x, &y) && x == 7 && y == 7);
+    ck_assert(!play_parse_coord("h0", 15, 15, &x, &y));
+    char line[128];
+    codec_pv_names("depth 6-14 ev 205 n 64132 tm 154 search pv 7,7 8,8 junk", 15, line, sizeof line);
+    ck_assert_str_eq(line, "depth 6-14 ev 205 n 64132 tm 154 search pv h8 i7 junk");
+    codec_pv_names("depth 1 ev 0 book 7,7", 15, line, sizeof line);
+    ck_assert_str_eq(line, "depth 1 ev 0 book 7,7");
 }
 END_TEST
 

@@ -30,38 +30,10 @@
 
 void play_coord_name(int x, int y, int w, int h, char *buf, int cap) {
     (void)w;
-    if (x < 26)
-        snprintf(buf, (size_t)cap, "%c%d", 'a' + x, h - y);
-    else
-        snprintf(buf, (size_t)cap, "%c%c%d", 'a' + x / 26 - 1, 'a' + x % 26, h - y);
+    codec_cell_name(x, y, h, buf, cap);
 }
 
-bool play_parse_coord(const char *s, int w, int h, int *x, int *y) {
-    while (*s == ' ')
-        s++;
-    if (codec_parse_xy(s, x, y))
-        return *x >= 0 && *y >= 0 && *x < w && *y < h;
-    int col = 0, n = 0;
-    while (*s >= 'a' && *s <= 'z') {
-        col = col * 26 + (*s - 'a' + 1);
-        s++, n++;
-    }
-    while (*s >= 'A' && *s <= 'Z') {
-        col = col * 26 + (*s - 'A' + 1);
-        s++, n++;
-    }
-    if (!n || n > 2 || *s < '1' || *s > '9')
-        return false;
-    char *end;
-    long row = strtol(s, &end, 10);
-    while (*end == ' ')
-        end++;
-    if (*end)
-        return false;
-    *x = col - 1;
-    *y = h - (int)row;
-    return *x >= 0 && *x < w && *y >= 0 && *y < h;
-}
+bool play_parse_coord(const char *s, int w, int h, int *x, int *y) { return codec_parse_cell(s, w, h, x, y); }
 
 /* ---- terminal ---- */
 
@@ -441,7 +413,12 @@ static void brain_line(Play *g, Brain *br, const char *line) {
     Reply r;
     codec_parse_reply(line, &r);
     if (r.kind == REPLY_MESSAGE) {
-        snprintf(g->status, sizeof g->status, "%.40s: %.200s", br->name, r.text);
+        char text[256];
+        if (g->show_xy)
+            snprintf(text, sizeof text, "%s", r.text);
+        else /* moves as the board names them */
+            codec_pv_names(r.text, g->pos->b.height, text, sizeof text);
+        snprintf(g->status, sizeof g->status, "%.40s: %.200s", br->name, text);
         return;
     }
     if (r.kind == REPLY_DEBUG)
