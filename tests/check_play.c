@@ -271,15 +271,42 @@ START_TEST(test_game_end_and_save) {
     }
     ck_assert_msg(wait_for("black wins with five (e1)", 3000), "%s", screen);
     char saved[160];
-    snprintf(saved, sizeof saved, "saved %s/", own_path("games"));
+    snprintf(saved, sizeof saved, "game saved as %s/", own_path("games"));
     ck_assert_msg(strstr(capture(), saved), "%s", screen);
     /* the winning line is marked: doubled letters */
     ck_assert_msg(strstr(board_row(1), "Xx"), "row 1: %s", board_row(1));
+    /* saved once: s says where it already is */
+    keys("s");
+    ck_assert_msg(wait_for("already saved as", 3000), "%s", screen);
     keys("q");
     ck_assert_msg(wait_for("game saved as", 3000), "%s", screen);
-    char ls[256];
-    snprintf(ls, sizeof ls, "ls %s/*.psq > /dev/null", own_path("games"));
-    ck_assert(system(ls) == 0);
+    /* one file, with the time of every move (the keys came 60 ms apart) */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ls %s/*.psq | wc -l > %s", own_path("games"), own_path("count"));
+    ck_assert(system(cmd) == 0);
+    FILE *f = fopen(own_path("count"), "r");
+    int files = 0;
+    ck_assert(f && fscanf(f, "%d", &files) == 1);
+    fclose(f);
+    ck_assert_int_eq(files, 1);
+    snprintf(cmd, sizeof cmd, "cat %s/*.psq > %s", own_path("games"), own_path("psq"));
+    ck_assert(system(cmd) == 0);
+    f = fopen(own_path("psq"), "r");
+    char line[128];
+    int recorded = 0, timed = 0, x, y, ms;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "%d,%d,%d", &x, &y, &ms) == 3)
+            recorded++, timed += ms > 0;
+    fclose(f);
+    ck_assert_int_eq(recorded, 9);
+    ck_assert_msg(timed >= 8, "%d of 9 moves have a time", timed);
+    stop();
+    /* quitting while the brain thinks keeps the unfinished game */
+    start("-tc 20000 -human black");
+    keys("Enter");
+    ck_assert_msg(wait_for("thinking", 5000), "%s", screen);
+    keys("q");
+    ck_assert_msg(wait_for("unfinished game saved as", 5000), "%s", screen);
     stop();
 }
 END_TEST

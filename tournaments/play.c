@@ -9,6 +9,7 @@
 #include "play.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -126,7 +127,10 @@ typedef struct {
     short win[12];        /* winning line cells (x,y pairs) */
     int win_n;
     int saved;            /* game files written */
-    char last_saved[512];
+    char last_saved[PATH_MAX + 64];
+    int saved_ply;        /* the position last saved (-1: none of this game) */
+    int64_t turn_start;   /* when the side to move got the move */
+    int move_ms[BOARD_MAX_MOVES]; /* time each move took, by ply */
 } Play;
 
 static void note(Play *g, const char *fmt, ...) {
@@ -245,12 +249,20 @@ static void find_win_line(Play *g, Move m) {
 
 static void save_game(Play *g) {
     const PlayConfig *cfg = g->cfg;
+    Board *b = &g->pos->b;
+    if (g->saved_ply == b->ply && g->last_saved[0]) {
+        note(g, "already saved as %s", g->last_saved);
+        return;
+    }
     const char *dir = cfg->save_dir ? cfg->save_dir : ".";
     mkdir(dir, 0755);
+    char full[PATH_MAX];
+    if (realpath(dir, full))
+        dir = full;
     time_t now = time(NULL);
     struct tm tmv;
     localtime_r(&now, &tmv);
-    char path[512];
+    char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/quinto-%04d%02d%02d-%02d%02d%02d.psq", dir, tmv.tm_year + 1900,
              tmv.tm_mon + 1, tmv.tm_mday, tmv.tm_hour, tmv.tm_min, tmv.tm_sec);
     GameConfig gc = {0};
@@ -259,19 +271,20 @@ static void save_game(Play *g) {
     gc.rule = cfg->rule;
     GameResult r = {0};
     r.moves = calloc(1, sizeof *r.moves);
-    Board *b = &g->pos->b;
     for (int i = 0; i < b->ply; i++)
         if (b->history[i] != MOVE_PASS) {
             int k = r.moves->count++;
             r.moves->x[k] = (short)board_x(b, b->history[i]);
             r.moves->y[k] = (short)board_y(b, b->history[i]);
+            r.moves->ms[k] = g->move_ms[i];
         }
     const char *bn = cfg->human[BLACK] ? "human" : g->brains[BLACK].name;
     const char *wn = cfg->human[WHITE] ? "human" : g->brains[WHITE].name;
     if (record_write_psq(path, &gc, bn, wn, &r)) {
         snprintf(g->last_saved, sizeof g->last_saved, "%s", path);
-        note(g, "saved %s", path);
+        note(g, "%s saved as %s", g->over ? "game" : "unfinished game", path);
         g->saved++;
+        g->saved_ply = b->ply;
     } else
         note(g, "cannot write %s", path);
     free(r.moves);
@@ -312,6 +325,9 @@ static bool make_move(Play *g, int x, int y, bool by_brain) {
     }
     Move m = board_move_at(b, x, y);
     pos_play(g->pos, m);
+    int64_t now = now_ms();
+    g->move_ms[b->ply - 1] = (int)(now - g->turn_start);
+    g->turn_start = now;
     g->cx = x, g->cy = y;
     g->hint_x = -1;
     if (o == OUTCOME_WIN) {
@@ -327,6 +343,8 @@ static bool make_move(Play *g, int x, int y, bool by_brain) {
 
 static void new_game(Play *g) {
     const PlayConfig *cfg = g->cfg;
+    if (!g->over && g->pos->b.stones > 0 && g->saved_ply != g->pos->b.ply)
+        save_game(g); /* the game left unfinished is kept */
     pos_init(g->pos, cfg->width, cfg->height, cfg->rule);
     g->over = false;
     g->thinking = false;
@@ -336,6 +354,9 @@ static void new_game(Play *g) {
     g->cx = cfg->width / 2;
     g->cy = cfg->height / 2;
     g->recentre = true;
+    g->saved_ply = -1;
+    g->last_saved[0] = 0;
+    g->turn_start = now_ms();
     for (int c = BLACK; c <= WHITE; c++) {
         g->time_left[c] = cfg->match_ms;
         Brain *b = brain_for(g, c);
@@ -812,6 +833,9 @@ int play_run(const PlayConfig *cfg) {
             dirty = true;
         }
     }
+    /* an unfinished game is kept too (quit, Ctrl-C, even while a brain thinks) */
+    if (!g->over && g->pos->b.stones > 0 && g->saved_ply != g->pos->b.ply)
+        save_game(g);
     term_restore();
     for (int c = BLACK; c <= WHITE; c++)
         brain_close(&g->brains[c]);
@@ -819,7 +843,7 @@ int play_run(const PlayConfig *cfg) {
     if (g->over)
         printf("%s\n", g->result);
     if (g->last_saved[0])
-        printf("game saved as %s\n", g->last_saved);
+        printf("%s saved as %s\n", g->over ? "game" : "unfinished game", g->last_saved);
     free(g->pos);
     return 0;
 }
