@@ -15,6 +15,7 @@ import random
 import re
 import subprocess
 import sys
+import time
 
 RULES = {"freestyle": 0, "standard": 1, "renju": 4}
 
@@ -89,6 +90,7 @@ def main():
             send(f"{x},{y},{2 if i % 2 == 0 else 1}")
         send("DONE")
         move, ev = reply()
+        time.sleep(0.05)  # some brains (Rapfi) drop input that arrives as they print their move
         text = " ".join(f"{x},{y}" for x, y in cells)
         good = ev is not None and abs(ev) <= a.max_ev
         print(f"{text}: ev {ev} (white to move), move {move}{'  kept' if good else ''}",
