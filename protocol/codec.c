@@ -302,13 +302,12 @@ bool codec_parse_cell(const char *s, int w, int h, int *x, int *y) {
     return *x >= 0 && *x < w && *y >= 0 && *y < h;
 }
 
-void codec_pv_names(const char *text, int height, char *out, int cap) {
-    const char *pv = strstr(text, " pv ");
-    size_t head = pv ? (size_t)(pv - text) + 4 : strlen(text);
+/* Copy text[0..head) as it is, and rename the x,y tokens of the rest. */
+static void rename_from(const char *text, size_t head, int height, char *out, int cap) {
     int k = snprintf(out, (size_t)cap, "%.*s", (int)head, text);
-    if (!pv || k >= cap)
+    if (k >= cap)
         return;
-    for (const char *t = pv + 4; *t && k < cap - 1;) {
+    for (const char *t = text + head; *t && k < cap - 1;) {
         size_t len = strcspn(t, " ");
         char tok[32], name[16];
         int x, y;
@@ -325,4 +324,17 @@ void codec_pv_names(const char *text, int height, char *out, int cap) {
             t++;
         }
     }
+}
+
+void codec_pv_names(const char *text, int height, char *out, int cap) {
+    const char *pv = strstr(text, " pv ");
+    if (!pv) {
+        snprintf(out, (size_t)cap, "%s", text);
+        return;
+    }
+    rename_from(text, (size_t)(pv - text) + 4, height, out, cap);
+}
+
+void codec_cell_names(const char *text, int height, char *out, int cap) {
+    rename_from(text, 0, height, out, cap);
 }

@@ -96,6 +96,9 @@ bool codec_parse_cell(const char *s, int w, int h, int *x, int *y);
  * MESSAGE line as people read it. */
 void codec_pv_names(const char *text, int height, char *out, int cap);
 
+/* The same for every "x,y" token of text ("five 6,10" -> "five g5"). */
+void codec_cell_names(const char *text, int height, char *out, int cap);
+
 /* Case-insensitive compare of the first word of line with word. */
 bool codec_word_is(const char *line, const char *word);
 

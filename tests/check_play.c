@@ -182,6 +182,28 @@ START_TEST(test_large_boards) {
 }
 END_TEST
 
+/* The small things of issue 17 item 10: the key help fits the mode and the
+ * board, 'd' while a brain thinks says why nothing happens, and a new game
+ * clears the old brain line. */
+START_TEST(test_help_and_hints) {
+    start("-human black -size 5 -tc 3000");
+    ck_assert_msg(strstr(capture(), ":c3 type"), "%s", screen);
+    keys("Enter");
+    ck_assert_msg(wait_for("thinking", 3000), "%s", screen);
+    keys("d");
+    ck_assert_msg(wait_for("ask for a hint when it is your move", 3000), "%s", screen);
+    ck_assert_msg(wait_for("X black to move", 8000), "%s", screen);
+    ck_assert_msg(wait_for("Quinto: depth", 3000), "no brain line:\n%s", screen);
+    keys("n");
+    ck_assert_msg(wait_for("new game", 3000), "%s", screen);
+    ck_assert_msg(!strstr(capture(), "Quinto: depth"), "the old brain line stayed:\n%s", screen);
+    stop();
+    start("-human none -tc 100 -size 15");
+    ck_assert_msg(strstr(capture(), "watching:") && !strstr(screen, ":h8 type"), "%s", screen);
+    stop();
+}
+END_TEST
+
 START_TEST(test_coordinates) {
     int x, y;
     ck_assert(play_parse_coord("h8", 15, 15, &x, &y) && x == 7 && y == 7);
@@ -341,6 +363,7 @@ Suite *suite_play(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_coordinates);
     tcase_add_test(tc, test_large_boards);
+    tcase_add_test(tc, test_help_and_hints);
     tcase_add_test(tc, test_play_against_brain);
     tcase_add_test(tc, test_game_end_and_save);
     tcase_add_test(tc, test_renju_forbidden_marked_and_interrupt);

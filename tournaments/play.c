@@ -345,6 +345,7 @@ static void new_game(Play *g) {
     const PlayConfig *cfg = g->cfg;
     if (!g->over && g->pos->b.stones > 0 && g->saved_ply != g->pos->b.ply)
         save_game(g); /* the game left unfinished is kept */
+    g->status[0] = 0; /* the last brain line belongs to the old game */
     pos_init(g->pos, cfg->width, cfg->height, cfg->rule);
     g->over = false;
     g->thinking = false;
@@ -376,6 +377,7 @@ static void new_game(Play *g) {
 
 /* Undo: back to the last position where a person is to move. */
 static void undo(Play *g) {
+    g->status[0] = 0; /* the brain line described a position that is gone */
     Board *b = &g->pos->b;
     if (g->cfg->human[BLACK] == false && g->cfg->human[WHITE] == false)
         return;
@@ -415,8 +417,14 @@ static void undo(Play *g) {
 
 static void ask_hint(Play *g) {
     Board *b = &g->pos->b;
-    if (g->over || g->thinking)
+    if (g->over) {
+        note(g, "the game is over: n starts a new one");
         return;
+    }
+    if (g->thinking) {
+        note(g, "a brain is thinking: ask for a hint when it is your move");
+        return;
+    }
     Brain *br = g->cfg->human[opponent(b->side)] ? &g->hinter : brain_for(g, opponent(b->side));
     if (br == &g->hinter && !br->live && !brain_start(g, br, &g->cfg->hint, 0))
         return;
@@ -654,8 +662,17 @@ static void draw(Play *g) {
                g->typing ? "  play at: " : "", g->typing ? g->typed : "");
     printf("%.*s\r\n", cols - 1, g->thinking ? "" : g->status);
     printf("%.*s\r\n", cols - 1, g->note);
-    printf("%.*s", cols - 1,
-           "arrows Enter  :h8 type  d hint  t weights  u undo  n new  s save  c x,y  q quit");
+    char help[200], centre[32];
+    if (g->show_xy)
+        snprintf(centre, sizeof centre, "%d,%d", b->width / 2, b->height / 2);
+    else
+        codec_cell_name(b->width / 2, b->height / 2, b->height, centre, sizeof centre);
+    if (cfg->human[BLACK] || cfg->human[WHITE])
+        snprintf(help, sizeof help, "arrows Enter  :%s type  d hint  t weights  u undo  n new  s save  c %s  q quit",
+                 centre, g->show_xy ? "h8" : "x,y");
+    else
+        snprintf(help, sizeof help, "watching:  t weights  n new  s save  c %s  q quit", g->show_xy ? "h8" : "x,y");
+    printf("%.*s", cols - 1, help);
     fflush(stdout);
 }
 

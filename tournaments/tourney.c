@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "../brain/util.h"
+#include "../protocol/codec.h"
 #include "process.h"
 #include "records.h"
 
@@ -174,10 +175,12 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
             r->write_errors++;
         }
     }
-    if (!cfg->live)
+    if (!cfg->live) {
+        char detail[sizeof res->detail + 32]; /* moves as the board names them: g5 */
+        codec_cell_names(res->detail, cfg->game.height, detail, sizeof detail);
         fprintf(cfg->out, "game %d: %s vs %s: %s {%s%s%s}\n", t->number, bn, wn,
-                record_result_text(res), end_reason_name(res->reason), res->detail[0] ? " " : "",
-                res->detail);
+                record_result_text(res), end_reason_name(res->reason), detail[0] ? " " : "", detail);
+    }
     if (cfg->sprt_on && cfg->engine_count == 2) {
         PairStats *q = &r->pairs[1];
         /* games already under way finish after the decision and may move
