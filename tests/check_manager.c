@@ -428,6 +428,8 @@ START_TEST(test_manager_refuses) {
     EXPECT_RUN(2, "-sprt expects a number", "match %s %s -sprt elo0=x", good, good);
     EXPECT_RUN(2, "-tc needs a value", "match %s %s -tc -games 4", good, good);
     EXPECT_RUN(2, "did you mean cmd=./pbrain-quinto?", "match -engine ./pbrain-quinto %s", good);
+    /* the game lines name cells as the board does (results files keep x,y) */
+    EXPECT_RUN(0, "{five a1}", "match %s %s -size 5 -games 1 -quiet", good, good);
     EXPECT_RUN(0, "usage: quinto-manager", "help");
     EXPECT_RUN(0, "usage: quinto-manager", "-h");
     /* a brain that starts once and then never again: the later games are
