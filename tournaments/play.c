@@ -668,7 +668,7 @@ static void draw(Play *g) {
     else
         codec_cell_name(b->width / 2, b->height / 2, b->height, centre, sizeof centre);
     if (cfg->human[BLACK] || cfg->human[WHITE])
-        snprintf(help, sizeof help, "arrows Enter  :%s type  d hint  t weights  u undo  n new  s save  c %s  q quit",
+        snprintf(help, sizeof help, "arrows Enter  :%s  d hint  t weights  u undo  n new  s save  c %s  q quit",
                  centre, g->show_xy ? "h8" : "x,y");
     else
         snprintf(help, sizeof help, "watching:  t weights  n new  s save  c %s  q quit", g->show_xy ? "h8" : "x,y");
