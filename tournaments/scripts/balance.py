@@ -12,6 +12,7 @@
 #   balance.py /path/pbrain-rapfi freestyle 20 40 --dir /path --ms 2000 > balanced-f20.txt
 import argparse
 import random
+import select
 import re
 import subprocess
 import sys
@@ -59,6 +60,19 @@ def main():
             elif not line.startswith(("MESSAGE", "DEBUG")):
                 return line, ev
 
+    def sync():
+        """Some brains (Rapfi) drop a command that arrives while they print
+        their move: ask ABOUT until it is answered before going on."""
+        for _ in range(20):
+            time.sleep(0.1)
+            send("ABOUT")
+            ready = select.select([p.stdout], [], [], 2.0)[0]
+            if ready:
+                line, _ = reply()
+                if "name" in line.lower():
+                    return
+        sys.exit("the brain does not answer ABOUT")
+
     cx = cy = a.size // 2
     seen, kept, tries = set(), 0, 0
     max_tries = a.max_tries or 20 * a.count
@@ -90,7 +104,7 @@ def main():
             send(f"{x},{y},{2 if i % 2 == 0 else 1}")
         send("DONE")
         move, ev = reply()
-        time.sleep(0.05)  # some brains (Rapfi) drop input that arrives as they print their move
+        sync()
         text = " ".join(f"{x},{y}" for x, y in cells)
         good = ev is not None and abs(ev) <= a.max_ev
         print(f"{text}: ev {ev} (white to move), move {move}{'  kept' if good else ''}",
