@@ -315,6 +315,16 @@ START_TEST(test_openings_files) {
 }
 END_TEST
 
+/* A file of this test process's own under /tmp: two test runs at once
+ * must not read each other's output. */
+static const char *tmp(const char *name) {
+    static char buf[8][160];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "/tmp/quinto-%ld-%s", (long)getpid(), name);
+    return buf[k];
+}
+
 /* The manager binary end to end: a short match and its report. */
 START_TEST(test_manager_binary) {
     const char *mgr = getenv("QUINTO_MANAGER"), *fk = getenv("QUINTO_FAKE");
@@ -322,11 +332,10 @@ START_TEST(test_manager_binary) {
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "%s -engine cmd='%s good' name=first -engine cmd='%s crash' name=second -size 5 "
-             "-tc 500 -games 4 -j 2 -quiet -results /tmp/quinto-mgr-test.tsv > "
-             "/tmp/quinto-mgr-test.out 2>&1",
-             mgr, fk, fk);
+             "-tc 500 -games 4 -j 2 -quiet -results %s > %s 2>&1",
+             mgr, fk, fk, tmp("mgr.tsv"), tmp("mgr.out"));
     ck_assert_int_eq(system(cmd), 0);
-    FILE *f = fopen("/tmp/quinto-mgr-test.out", "r");
+    FILE *f = fopen(tmp("mgr.out"), "r");
     char buf[8192];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     buf[n] = 0;
@@ -335,7 +344,7 @@ START_TEST(test_manager_binary) {
     ck_assert_msg(strstr(buf, "4 games"), "%s", buf);
     /* the four games are two colour-swapped pairs, both won twice */
     ck_assert_msg(strstr(buf, "2 pairs (LL 0, LD 0, WL+DD 0, WD 0, WW 2)"), "%s", buf);
-    f = fopen("/tmp/quinto-mgr-test.tsv", "r");
+    f = fopen(tmp("mgr.tsv"), "r");
     int lines = 0, crashes = 0;
     while (fgets(buf, sizeof buf, f)) {
         lines++;
@@ -348,10 +357,10 @@ START_TEST(test_manager_binary) {
      * games still under way finish afterwards */
     snprintf(cmd, sizeof cmd,
              "%s -engine cmd='%s good' name=first -engine cmd='%s crash' name=second -size 5 "
-             "-tc 500 -games 60 -j 2 -sprt elo0=0 elo1=15 -quiet > /tmp/quinto-mgr-test.out 2>&1",
-             mgr, fk, fk);
+             "-tc 500 -games 60 -j 2 -sprt elo0=0 elo1=15 -quiet > %s 2>&1",
+             mgr, fk, fk, tmp("mgr.out"));
     ck_assert_int_eq(system(cmd), 0);
-    f = fopen("/tmp/quinto-mgr-test.out", "r");
+    f = fopen(tmp("mgr.out"), "r");
     n = fread(buf, 1, sizeof buf - 1, f);
     buf[n] = 0;
     fclose(f);
@@ -376,9 +385,9 @@ static int run_manager(char *out, size_t cap, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s > /tmp/quinto-mgr-run.out 2>&1", mgr, args);
+    snprintf(cmd, sizeof cmd, "%s %s > %s 2>&1", mgr, args, tmp("run.out"));
     int st = system(cmd);
-    FILE *f = fopen("/tmp/quinto-mgr-run.out", "r");
+    FILE *f = fopen(tmp("run.out"), "r");
     size_t n = f ? fread(out, 1, cap - 1, f) : 0;
     out[n] = 0;
     if (f)
@@ -397,7 +406,7 @@ static int run_manager(char *out, size_t cap, const char *fmt, ...) {
  * any game (issue 17, items 1, 2 and 8). */
 START_TEST(test_manager_refuses) {
     const char *fk = getenv("QUINTO_FAKE");
-    char buf[8192], good[600];
+    char buf[8192], good[600], cmd[512];
     snprintf(good, sizeof good, "-engine cmd='%s good' name=good", fk);
     /* brains that cannot start stop the run at once */
     EXPECT_RUN(2, "cannot execute /path/pbrain-other: No such file or directory",
@@ -415,9 +424,13 @@ START_TEST(test_manager_refuses) {
                "match %s %s -results /etc/passwd/r.tsv", good, good);
     EXPECT_RUN(2, "cannot write games to -sgf /etc/passwd: Not a directory",
                "match %s %s -sgf /etc/passwd", good, good);
-    ck_assert_int_eq(system("rm -rf /tmp/quinto-nest"), 0);
-    EXPECT_RUN(0, "2 games in", "match %s %s -size 5 -games 2 -quiet -psq /tmp/quinto-nest/a/b", good, good);
-    ck_assert(!access("/tmp/quinto-nest/a/b/game0002.psq", F_OK));
+    char nest[256];
+    snprintf(nest, sizeof nest, "%s/a/b", tmp("nest"));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp("nest"));
+    ck_assert_int_eq(system(cmd), 0);
+    EXPECT_RUN(0, "2 games in", "match %s %s -size 5 -games 2 -quiet -psq %s", good, good, nest);
+    snprintf(cmd, sizeof cmd, "%s/game0002.psq", nest);
+    ck_assert(!access(cmd, F_OK));
     /* every number is checked, and the message names the option */
     EXPECT_RUN(2, "-games expects a whole number", "match %s %s -games abc", good, good);
     EXPECT_RUN(2, "bad time control '200/'", "match %s %s -tc 200/", good, good);
@@ -434,11 +447,12 @@ START_TEST(test_manager_refuses) {
     EXPECT_RUN(0, "usage: quinto-manager", "-h");
     /* a brain that starts once and then never again: the later games are
      * not played, not scored, and the run says so (exit 1) */
-    ck_assert_int_eq(system("rm -f /tmp/quinto-once"), 0);
+    snprintf(cmd, sizeof cmd, "rm -f %s", tmp("once"));
+    ck_assert_int_eq(system(cmd), 0);
     EXPECT_RUN(1, "not played: once failed to start",
-               "match %s -engine cmd='%s once /tmp/quinto-once' name=once -size 5 -games 2 -quiet "
+               "match %s -engine cmd='%s once %s' name=once -size 5 -games 2 -quiet "
                "-start-timeout 500",
-               good, fk);
+               good, fk, tmp("once"));
     ck_assert_msg(!strstr(buf, "good vs once:") && strstr(buf, "2 games not played"), "%s", buf);
 }
 END_TEST
