@@ -15,6 +15,7 @@ CC       ?= cc
 CSTD     := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 OPT      ?= -O3 -DNDEBUG
+USER_CFLAGS := $(CFLAGS)
 override CFLAGS += $(CSTD) $(WARN) $(OPT) -pthread -MMD -MP
 override LDLIBS += -pthread -lm
 PREFIX   ?= /usr/local
@@ -96,7 +97,7 @@ $(BUILD)/fakebrain: tests/fakebrain.c
 
 # check-deps first, then a fresh make that sees the installed Check
 test: check-deps
-	@$(MAKE) --no-print-directory run-tests
+	@$(MAKE) --no-print-directory run-tests CFLAGS="$(USER_CFLAGS)"
 
 run-tests: all $(BUILD)/quinto-tests $(BUILD)/fakebrain
 	QUINTO_TESTDATA=$(TESTDATA) QUINTO_OPENINGS=$(OPENINGS) QUINTO_BRAIN=$(abspath $(TOP)pbrain-quinto) \
@@ -105,10 +106,10 @@ run-tests: all $(BUILD)/quinto-tests $(BUILD)/fakebrain
 	  ./$(BUILD)/quinto-tests
 
 sanitize:
-	$(MAKE) test SANITIZE=1
+	$(MAKE) test SANITIZE=1 CFLAGS="$(USER_CFLAGS)"
 
 debug:
-	$(MAKE) all DEBUG=1
+	$(MAKE) all DEBUG=1 CFLAGS="$(USER_CFLAGS)"
 
 bench: all
 	./pbrain-quinto speed
