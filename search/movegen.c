@@ -68,7 +68,7 @@ int find_flex4(Pos *p, int colour, Move *out, int max) {
 
 int five_threat(Pos *p, int colour, Move *block) {
     Move f[2];
-    int n = pos_count(p, colour, P4_FIVE) ? find_fives(p, colour, f, 2) : 0;
+    int n = find_fives(p, colour, f, 2); /* no scan when the counters hold none */
     if (n == 0)
         return FIVE_NONE;
     *block = f[0];
