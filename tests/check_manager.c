@@ -441,6 +441,10 @@ START_TEST(test_manager_refuses) {
     EXPECT_RUN(2, "-sprt expects a number", "match %s %s -sprt elo0=x", good, good);
     EXPECT_RUN(2, "-tc needs a value", "match %s %s -tc -games 4", good, good);
     EXPECT_RUN(2, "did you mean cmd=./pbrain-quinto?", "match -engine ./pbrain-quinto %s", good);
+    /* a brain that loses what arrives right after its move (as Rapfi does)
+     * gets its next command only after a grace period: no game lost */
+    snprintf(cmd, sizeof cmd, "-engine cmd='%s racy' name=racy", fk);
+    EXPECT_RUN(0, "racy vs good: 1-1-0", "match %s %s -size 6 -games 2 -quiet", cmd, good);
     /* the game lines name cells as the board does (results files keep x,y) */
     EXPECT_RUN(0, "{five a1}", "match %s %s -size 5 -games 1 -quiet", good, good);
     EXPECT_RUN(0, "usage: quinto-manager", "help");

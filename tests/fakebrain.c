@@ -11,6 +11,7 @@
  *   memory    touches 120 MiB, then plays like good
  *   nostart   never answers START
  *   slow      like good, 600 ms late every move */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,19 @@ static void chomp(char *s) {
     size_t n = strlen(s);
     while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
         s[--n] = 0;
+}
+
+/* "racy": like Rapfi, a command that arrives within 15 ms of a move is lost. */
+static void drop_if_racy(void) {
+    if (strcmp(mode, "racy"))
+        return;
+    struct pollfd pfd = {0, POLLIN, 0};
+    if (poll(&pfd, 1, 15) > 0) {
+        char junk[1024];
+        if (fgets(junk, sizeof junk, stdin)) {
+            /* dropped */
+        }
+    }
 }
 
 static void move(void) {
@@ -102,10 +116,12 @@ int main(int argc, char **argv) {
             printf("OK\n");
         } else if (!strncmp(line, "BEGIN", 5)) {
             move();
+            drop_if_racy();
         } else if (sscanf(line, "TURN %d,%d", &a, &b) == 2) {
             cell[a][b] = 2;
             lastx = a, lasty = b;
             move();
+            drop_if_racy();
         } else if (!strncmp(line, "BOARD", 5)) {
             memset(cell, 0, sizeof cell);
             while (fgets(line, sizeof line, stdin)) {

@@ -17,7 +17,11 @@ static const char *const reason_names[] = {
 
 const char *end_reason_name(EndReason r) { return reason_names[r]; }
 
-enum { SUSPEND_GRACE_MS = 20 };
+/* A brain that has just printed its move may not have left its thinking
+ * state: a command that reaches it then can be lost (seen with Rapfi). The
+ * next command waits this long after a reply, and a brain is not stopped
+ * (-suspend) sooner either. */
+enum { REPLY_GRACE_MS = 20 };
 
 /* A wait of `left` ms as child_read takes it: 0 to INT_MAX. */
 static int wait_ms(int64_t left) { return left <= 0 ? 0 : left > INT_MAX ? INT_MAX : (int)left; }
@@ -31,6 +35,7 @@ typedef struct {
     bool has_position;   /* received the position once (BOARD/BEGIN) */
     int64_t time_left;   /* ms, match clock */
     int64_t turn_ms, match_ms;
+    int64_t replied_at;  /* ms of its last move (0: none yet) */
 } Side;
 
 static void lose(GameResult *res, int loser, EndReason why, const char *fmt, const char *arg) {
@@ -203,6 +208,11 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
         if (s->turn_ms <= 0 && s->match_ms <= 0)
             allowed = 24LL * 3600 * 1000; /* no clock */
         int64_t limit = cfg->tolerance_ms + allowed;
+        int64_t since = now_ms() - s->replied_at;
+        if (s->replied_at && since < REPLY_GRACE_MS) { /* not counted on its clock */
+            struct timespec wait = {0, (long)(REPLY_GRACE_MS - since) * 1000000L};
+            nanosleep(&wait, NULL);
+        }
         if (s->match_ms > 0)
             child_send(c, "INFO time_left %lld",
                        (long long)(s->time_left > 2147483647 ? 2147483647 : s->time_left));
@@ -268,11 +278,9 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
             break;
         }
         int64_t spent = now_ms() - t0;
+        s->replied_at = now_ms();
         if (cfg->suspend && fail == END_NONE) {
-            /* a grace period: a brain that is stopped the instant it prints
-             * its move may not have left its thinking state, and then drops
-             * the next command (seen with Rapfi) */
-            struct timespec grace = {0, SUSPEND_GRACE_MS * 1000000L};
+            struct timespec grace = {0, REPLY_GRACE_MS * 1000000L};
             nanosleep(&grace, NULL);
             child_suspend(c);
         }
