@@ -13,6 +13,7 @@
  *   slow      like good, 600 ms late every move */
 #include <poll.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,12 +29,23 @@ static void chomp(char *s) {
         s[--n] = 0;
 }
 
-/* "racy": like Rapfi, a command that arrives within 15 ms of a move is lost. */
+static long long mono_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static long long moved_at; /* when the last move was printed */
+
+/* "racy": like Rapfi, a command that arrives within 15 ms of a move is lost
+ * (measured from the move's printing, so that a slow scheduler does not
+ * stretch the window). */
 static void drop_if_racy(void) {
     if (strcmp(mode, "racy"))
         return;
+    long long left = moved_at + 15 - mono_ms();
     struct pollfd pfd = {0, POLLIN, 0};
-    if (poll(&pfd, 1, 15) > 0) {
+    if (left > 0 && poll(&pfd, 1, (int)left) > 0) {
         char junk[1024];
         if (fgets(junk, sizeof junk, stdin)) {
             /* dropped */
@@ -83,6 +95,7 @@ static void move(void) {
             if (!cell[x][y]) {
                 cell[x][y] = 1;
                 printf("MESSAGE playing %d,%d\n%d,%d\n", x, y, x, y);
+                moved_at = mono_ms();
                 return;
             }
 }
