@@ -102,15 +102,24 @@ static bool side_start(const GameConfig *cfg, Side *s, char *err, size_t cap) {
     return true;
 }
 
+/* A side of a game: its engine, its brain process (slot; NULL: its own) and
+ * its clocks (the engine's own time control, else the game's). */
+static void side_init(Side *s, const GameConfig *cfg, const EngineSpec *spec, int colour,
+                      BrainSlot *slot) {
+    memset(s, 0, sizeof *s);
+    s->spec = spec;
+    s->colour = colour;
+    s->slot = slot ? slot : &s->own;
+    s->turn_ms = spec->turn_ms >= 0 ? spec->turn_ms : cfg->turn_ms;
+    s->match_ms = spec->match_ms >= 0 ? spec->match_ms : cfg->match_ms;
+    s->time_left = s->match_ms > 0 ? s->match_ms : INT64_MAX;
+}
+
 bool engine_probe(const GameConfig *cfg, const EngineSpec *e, char *err, size_t cap) {
     if (!command_executable(e->cmd, e->dir[0] ? e->dir : NULL, err, cap))
         return false;
     Side s;
-    memset(&s, 0, sizeof s);
-    s.spec = e;
-    s.slot = &s.own;
-    s.turn_ms = e->turn_ms >= 0 ? e->turn_ms : cfg->turn_ms;
-    s.match_ms = e->match_ms >= 0 ? e->match_ms : cfg->match_ms;
+    side_init(&s, cfg, e, BLACK, NULL);
     GameConfig g = *cfg;
     g.suspend = false;
     bool ok = side_start(&g, &s, err, cap);
@@ -147,18 +156,8 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
     memset(res, 0, sizeof *res);
     res->moves = calloc(1, sizeof *res->moves);
     Side sides[3];
-    memset(sides, 0, sizeof sides);
-    const EngineSpec *specs[3] = {NULL, black, white};
-    BrainSlot *slots[3] = {NULL, black_slot, white_slot};
-    for (int c = BLACK; c <= WHITE; c++) {
-        Side *s = &sides[c];
-        s->spec = specs[c];
-        s->colour = c;
-        s->slot = slots[c] ? slots[c] : &s->own;
-        s->turn_ms = specs[c]->turn_ms >= 0 ? specs[c]->turn_ms : cfg->turn_ms;
-        s->match_ms = specs[c]->match_ms >= 0 ? specs[c]->match_ms : cfg->match_ms;
-        s->time_left = s->match_ms > 0 ? s->match_ms : INT64_MAX;
-    }
+    side_init(&sides[BLACK], cfg, black, BLACK, black_slot);
+    side_init(&sides[WHITE], cfg, white, WHITE, white_slot);
     static _Thread_local Board b; /* one board per worker thread */
     board_init(&b, cfg->width, cfg->height);
     for (int i = 0; i < opening->count; i++) {
@@ -337,7 +336,7 @@ done:
                                    ? res->peak_kib[c]
                                    : child_peak_kib(&s->slot->child);
         /* a reused brain stays unless it misbehaved */
-        bool keep = slots[c] && s->slot->live && s->slot->child.alive &&
+        bool keep = s->slot != &s->own && s->slot->live && s->slot->child.alive &&
                     !((res->reason == END_TIME || res->reason == END_CRASH ||
                        res->reason == END_BAD_REPLY || res->reason == END_START ||
                        res->reason == END_MEMORY) &&

@@ -106,6 +106,12 @@ static void progress(Run *r) {
     fflush(cfg->out);
 }
 
+/* A record that could not be written: said on stderr, counted (exit 1). */
+static void write_error(Run *r, int game, const char *path) {
+    fprintf(stderr, "quinto-manager: game %d: cannot write %s: %s\n", game, path, strerror(errno));
+    r->write_errors++;
+}
+
 static void game_done(Run *r, const Task *t, int black, int white, GameResult *res) {
     TourneyConfig *cfg = r->cfg;
     const char *bn = cfg->engines[black].name, *wn = cfg->engines[white].name;
@@ -153,26 +159,18 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
         record_results_line(r->results, t->number, t->opening + 1, bn, wn, res);
     char path[1400];
     if (r->results && (fflush(r->results) != 0 || ferror(r->results))) {
-        fprintf(stderr, "quinto-manager: game %d: cannot write -results %s: %s\n", t->number,
-                cfg->results_path, strerror(errno));
-        r->write_errors++;
+        write_error(r, t->number, cfg->results_path);
         clearerr(r->results);
     }
     if (cfg->psq_dir) {
         snprintf(path, sizeof path, "%s/game%04d.psq", cfg->psq_dir, t->number);
-        if (!record_write_psq(path, &cfg->game, bn, wn, res)) {
-            fprintf(stderr, "quinto-manager: game %d: cannot write %s: %s\n", t->number, path,
-                    strerror(errno));
-            r->write_errors++;
-        }
+        if (!record_write_psq(path, &cfg->game, bn, wn, res))
+            write_error(r, t->number, path);
     }
     if (cfg->sgf_dir) {
         snprintf(path, sizeof path, "%s/game%04d.sgf", cfg->sgf_dir, t->number);
-        if (!record_write_sgf(path, &cfg->game, bn, wn, res)) {
-            fprintf(stderr, "quinto-manager: game %d: cannot write %s: %s\n", t->number, path,
-                    strerror(errno));
-            r->write_errors++;
-        }
+        if (!record_write_sgf(path, &cfg->game, bn, wn, res))
+            write_error(r, t->number, path);
     }
     if (!cfg->live) {
         char detail[sizeof res->detail + 32]; /* moves as the board names them: g5 */
