@@ -7,6 +7,7 @@
 #   make sanitize      the same tests built with -fsanitize=address,undefined
 #   make debug         an -O0 -g3 build with assertions (consistency checks after every move)
 #   make bench         play/undo micro-benchmark and the search bench
+#   make fuzz          libFuzzer targets (clang) for FUZZ_SECONDS each (default 60)
 #   make clean
 # CC=clang make works the same; CFLAGS=... adds flags (make CFLAGS=-Werror).
 # Check (libcheck) is needed for the tests only.
@@ -49,7 +50,7 @@ PROGRAMS := pbrain-quinto $(if $(HAVE_MGR),quinto-manager)
 TOP      := $(if $(filter build/release,$(BUILD)),,$(BUILD)/)
 
 .PHONY: all test run-tests sanitize debug bench clean check-deps play watch match install uninstall \
-        windows test-windows gomocup
+        windows test-windows gomocup fuzz fuzz-build
 all: $(addprefix $(TOP),$(PROGRAMS))
 
 $(TOP)pbrain-quinto: $(BUILD)/protocol/main.o $(LIB_OBJ)
@@ -179,6 +180,40 @@ gomocup: pbrain-quinto64.exe
 	rm -f quinto-gomocup.zip
 	cd build/gomocup && zip -q ../../quinto-gomocup.zip pbrain-quinto64.exe README.txt
 	@echo "quinto-gomocup.zip: $$(unzip -l quinto-gomocup.zip | tail -1)"
+
+# ---- fuzzing (clang's libFuzzer with ASan and UBSan) ----
+# Three targets: the brain's session fed whole command streams, the protocol
+# codec and line reader, the manager's parsers. Seeds in tests/fuzz/seeds;
+# what a run learns goes to build/fuzz/corpus-*, a crash to build/fuzz/crash-*
+# (then: build/fuzz/fuzz_session build/fuzz/crash-... reproduces it).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := session codec manager
+FUZZ_FLAGS   := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -pthread \
+                -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+                -DQUINTO_REV=\"$(GIT_REV)\"
+FUZZ_LIB_SRC := $(LIB_SRC) $(MGR_SRC)
+
+build/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/fuzz/fuzz_%: build/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB_SRC:%.c=build/fuzz/%.o)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ -lm
+
+fuzz-build: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build/fuzz/corpus-$$t; \
+	  echo "fuzz $$t: $(FUZZ_SECONDS) s"; \
+	  ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
+	  ./build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2560 \
+	    -max_len=8192 -print_final_stats=1 -artifact_prefix=build/fuzz/ \
+	    build/fuzz/corpus-$$t tests/fuzz/seeds/$$t 2>build/fuzz/$$t.log || \
+	    { tail -40 build/fuzz/$$t.log; echo "fuzz $$t: FAILED (log: build/fuzz/$$t.log)"; exit 1; }; \
+	  grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' build/fuzz/$$t.log | tr '\n' ' '; echo; \
+	done
 
 clean:
 	rm -rf build pbrain-quinto quinto-manager pbrain-quinto64.exe quinto-gomocup.zip

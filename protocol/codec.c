@@ -287,7 +287,7 @@ bool codec_parse_cell(const char *s, int w, int h, int *x, int *y) {
         return *x >= 0 && *y >= 0 && *x < w && *y < h;
     const char *p = buf;
     int col = 0, letters = 0;
-    while (isalpha((unsigned char)*p)) {
+    while (isalpha((unsigned char)*p) && letters <= 2) { /* a third letter: refused below */
         col = col * 26 + (tolower((unsigned char)*p) - 'a' + 1);
         p++, letters++;
     }

@@ -523,9 +523,7 @@ int session_run(int in_fd, FILE *out) {
         case CMD_EMPTY:
             continue;
         case CMD_END:
-            pthread_mutex_lock(&s->out_lock);
-            fflush(s->out);
-            _exit(0);
+            goto end; /* stop the search and return: main exits */
         case CMD_YXSTOP:
             if (search_running(s))
                 engine_stop(s->engine);
@@ -687,11 +685,13 @@ int session_run(int in_fd, FILE *out) {
         }
     }
     /* end of input: finish cleanly */
+end:
     if (s->searching) {
         engine_stop(s->engine);
         wait_search(s);
     }
     engine_free(s->engine);
     free(s->pos);
+    pthread_mutex_destroy(&s->out_lock);
     return 0;
 }

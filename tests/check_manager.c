@@ -145,6 +145,14 @@ START_TEST(test_forbidden_and_memory) {
     ck_assert_int_eq(r.winner, WHITE);
     ck_assert_int_eq(r.reason, END_MEMORY);
     ck_assert_int_gt(r.peak_kib[BLACK], 100 * 1024);
+    ck_assert_int_gt(r.uss_kib[BLACK], 100 * 1024);
+    game_result_free(&r);
+    /* memory of a child process counts too (GomocupJudge sums the tree) */
+    r = play(&g, "memchild", "good", NULL);
+    ck_assert_int_eq(r.winner, WHITE);
+    ck_assert_int_eq(r.reason, END_MEMORY);
+    ck_assert_int_lt(r.peak_kib[BLACK], 50 * 1024); /* the brain itself stays small */
+    ck_assert_int_gt(r.uss_kib[BLACK], 100 * 1024);
     game_result_free(&r);
 }
 END_TEST

@@ -9,9 +9,11 @@
  *   error     answers "ERROR cannot think"
  *   fixed     plays x,y first, then like good
  *   memory    touches 120 MiB, then plays like good
+ *   memchild  starts a child process that touches 120 MiB, then plays like good
  *   nostart   never answers START
  *   slow      like good, 600 ms late every move */
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@ static long long mono_ms(void) {
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static char *volatile hoard; /* memory held on purpose */
 static long long moved_at; /* when the last move was printed */
 
 /* "racy": like Rapfi, a command that arrives within 15 ms of a move is lost
@@ -81,6 +84,24 @@ static void move(void) {
         char *p = malloc(n);
         if (p)
             memset(p, 1, n);
+    }
+    static bool forked;
+    if (!strcmp(mode, "memchild") && !forked) {
+        forked = true;
+        int ready[2];
+        if (pipe(ready) == 0 && fork() == 0) { /* the helper: dies with the process group */
+            size_t n = 120u << 20;
+            hoard = malloc(n); /* a global: the compiler may not drop it */
+            if (hoard)
+                memset(hoard, 1, n);
+            if (write(ready[1], "x", 1) != 1)
+                _exit(1);
+            for (;;)
+                pause();
+        }
+        char x;
+        if (read(ready[0], &x, 1) != 1)
+            return;
     }
     if (!strcmp(mode, "slow"))
         usleep(600000);

@@ -283,9 +283,11 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
             nanosleep(&grace, NULL);
             child_suspend(c);
         }
-        long peak = child_peak_kib(c);
+        long peak = child_peak_kib(c), uss = child_tree_uss_kib(c);
         if (peak > res->peak_kib[mover])
             res->peak_kib[mover] = peak;
+        if (uss > res->uss_kib[mover])
+            res->uss_kib[mover] = uss;
         if (fail == END_NONE && spent > limit) {
             fail = END_TIME;
             snprintf(failtext, sizeof failtext, "%lld ms, limit %lld", (long long)spent,
@@ -301,10 +303,12 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
             res->max_ms[mover] = spent;
         if (s->match_ms > 0)
             s->time_left -= spent;
-        if (cfg->max_memory && (uint64_t)peak * 1024 > cfg->max_memory) {
+        if (cfg->max_memory && (uint64_t)uss * 1024 > cfg->max_memory) {
+            /* as GomocupJudge: private memory of the whole process tree,
+             * measured after the move */
             char t[64];
-            snprintf(t, sizeof t, "%ld KiB", peak);
-            lose(res, mover, END_MEMORY, "peak resident memory %s", t);
+            snprintf(t, sizeof t, "%ld KiB", uss);
+            lose(res, mover, END_MEMORY, "memory (unique set size) %s", t);
             break;
         }
         Outcome o = rule_judge(&b, x, y, cfg->rule);

@@ -74,7 +74,9 @@ typedef struct {
     int64_t time_ms[3];      /* per colour: total thinking time */
     int64_t max_ms[3];       /* per colour: longest reply */
     int replies[3];
-    long peak_kib[3];        /* per colour: peak resident memory seen */
+    long peak_kib[3];        /* per colour: peak resident memory (VmHWM) seen */
+    long uss_kib[3];         /* per colour: largest unique set size of the brain's
+                                process tree after a move (GomocupJudge's measure) */
 } GameResult;
 
 /* A brain kept between games (c-gomoku-cli style reuse): NULL fields start fresh. */

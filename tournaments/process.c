@@ -1,6 +1,8 @@
 /* tournaments/process.c */
 #include "process.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -267,6 +269,74 @@ static long status_field_kib(pid_t pid, const char *field) {
 }
 
 long child_peak_kib(const Child *c) { return c->alive ? status_field_kib(c->pid, "VmHWM:") : 0; }
+
+/* Private_Clean + Private_Dirty + Private_Hugetlb of one process (psutil's
+ * "uss"), from smaps_rollup, or smaps on kernels without it. */
+static long uss_of(pid_t pid) {
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/smaps_rollup", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(path, sizeof path, "/proc/%d/smaps", (int)pid);
+        if (!(f = fopen(path, "r")))
+            return 0;
+    }
+    long v = 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "Private_", 8)) {
+            const char *colon = strchr(line, ':');
+            if (colon)
+                v += atol(colon + 1);
+        }
+    fclose(f);
+    return v;
+}
+
+enum { TREE_MAX = 4096 };
+
+long child_tree_uss_kib(const Child *c) {
+    if (!c->alive)
+        return 0;
+    /* every process's parent, from /proc/PID/stat */
+    static pid_t pids[TREE_MAX], parents[TREE_MAX];
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&lock);
+    int n = 0;
+    DIR *d = opendir("/proc");
+    for (struct dirent *e; d && n < TREE_MAX && (e = readdir(d));) {
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = 0;
+        const char *close_paren = strrchr(buf, ')'); /* the name may hold spaces */
+        int ppid;
+        if (close_paren && sscanf(close_paren + 1, " %*c %d", &ppid) == 1) {
+            pids[n] = (pid_t)atoi(e->d_name);
+            parents[n++] = (pid_t)ppid;
+        }
+    }
+    if (d)
+        closedir(d);
+    /* the child and its descendants, as psutil's children(recursive=True) */
+    static pid_t tree[TREE_MAX];
+    int t = 0;
+    tree[t++] = c->pid;
+    for (int i = 0; i < t; i++)
+        for (int j = 0; j < n && t < TREE_MAX; j++)
+            if (parents[j] == tree[i] && pids[j] != tree[i])
+                tree[t++] = pids[j];
+    long sum = 0;
+    for (int i = 0; i < t; i++)
+        sum += uss_of(tree[i]);
+    pthread_mutex_unlock(&lock);
+    return sum;
+}
 
 void child_free(Child *c) {
     child_stop(c, 0);

@@ -51,6 +51,11 @@ void child_stop(Child *c, int grace_ms);
 /* Peak resident memory (VmHWM) of the child in KiB, 0 if unknown. */
 long child_peak_kib(const Child *c);
 
+/* Unique set size (private pages, psutil's uss) of the child and all its
+ * descendants in KiB, 0 if unknown: GomocupJudge's memory measure, which it
+ * takes after every move. */
+long child_tree_uss_kib(const Child *c);
+
 void child_free(Child *c);
 
 #endif

@@ -36,7 +36,7 @@ typedef struct {
     double points;
     int64_t time_ms, max_ms;
     int losses[16];   /* by EndReason, as the loser */
-    long peak_kib;
+    long peak_kib, uss_kib;
 } EngineStats;
 
 typedef struct {
@@ -151,6 +151,8 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
             e->max_ms = res->max_ms[c];
         if (res->peak_kib[c] > e->peak_kib)
             e->peak_kib = res->peak_kib[c];
+        if (res->uss_kib[c] > e->uss_kib)
+            e->uss_kib = res->uss_kib[c];
         e->points += res->winner == 0 ? 0.5 : res->winner == c ? 1 : 0;
         if (res->winner && res->winner != c)
             e->losses[res->reason]++;
@@ -292,15 +294,16 @@ static void report(Run *r) {
                 fprintf(o, " +/- %.1f", e.margin);
             fprintf(o, "  LOS %.1f%% (pentanomial)\n", 100 * e.los);
         }
-    fprintf(o, "\n%-20s %6s %7s %7s %6s %6s %6s %6s %6s %6s %9s\n", "Engine", "moves", "avg ms",
-            "max ms", "time", "crash", "illeg", "forbid", "error", "badrep", "peak MiB");
+    fprintf(o, "\n%-20s %6s %7s %7s %6s %6s %6s %6s %6s %6s %8s %8s\n", "Engine", "moves", "avg ms",
+            "max ms", "time", "crash", "illeg", "forbid", "error", "badrep", "rss MiB", "uss MiB");
     for (int i = 0; i < n; i++) {
         EngineStats *e = &r->eng[i];
-        fprintf(o, "%-20s %6d %7.0f %7lld %6d %6d %6d %6d %6d %6d %9.1f\n", cfg->engines[i].name,
+        fprintf(o, "%-20s %6d %7.0f %7lld %6d %6d %6d %6d %6d %6d %8.1f %8.1f\n", cfg->engines[i].name,
                 e->moves, e->moves ? (double)e->time_ms / e->moves : 0.0, (long long)e->max_ms,
                 e->losses[END_TIME], e->losses[END_CRASH] + e->losses[END_START],
                 e->losses[END_ILLEGAL], e->losses[END_FORBIDDEN], e->losses[END_ERROR],
-                e->losses[END_BAD_REPLY] + e->losses[END_MEMORY], e->peak_kib / 1024.0);
+                e->losses[END_BAD_REPLY] + e->losses[END_MEMORY], e->peak_kib / 1024.0,
+                e->uss_kib / 1024.0);
     }
     if (r->unplayed)
         fprintf(o, "\n%d game%s not played: a brain failed to start (not scored)\n", r->unplayed,
