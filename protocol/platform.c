@@ -38,8 +38,11 @@ const char *platform_name(void) { return "Windows"; }
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 
-void platform_stdio_init(void) {}
+/* A manager that closes our stdout must not kill us with SIGPIPE: the
+ * session sees the failed write and exits quietly. */
+void platform_stdio_init(void) { signal(SIGPIPE, SIG_IGN); }
 
 int platform_wait_readable(int fd, int timeout_ms) {
     struct pollfd pfd = {fd, POLLIN, 0};

@@ -8,7 +8,8 @@
 #include <stdbool.h>
 
 /* Standard input as raw bytes (Windows: no text-mode translation, no end of
- * file at Ctrl-Z; our reader handles CR, LF and CRLF itself). */
+ * file at Ctrl-Z; our reader handles CR, LF and CRLF itself); POSIX: SIGPIPE
+ * ignored, so a closed stdout is a failed write the session sees. */
 void platform_stdio_init(void);
 
 /* Wait until fd has data or is at its end (1), or timeout_ms passes (0);

@@ -73,7 +73,8 @@ static void out_line(Session *s, const char *fmt, ...) {
     pthread_mutex_lock(&s->out_lock);
     vfprintf(s->out, fmt, ap);
     fputc('\n', s->out);
-    fflush(s->out);
+    if (fflush(s->out) != 0 || ferror(s->out))
+        _exit(0); /* the manager closed our output: no one is listening */
     pthread_mutex_unlock(&s->out_lock);
     va_end(ap);
 }
@@ -338,6 +339,17 @@ static void apply_info(Session *s, const Command *c) {
     long long v = 0;
     bool num = info_int(c->value, &v);
     const char *k = c->key;
+    static const char *const numeric[] = {
+        "timeout_turn", "timeout_match", "time_left", "max_memory", "hash_size", "rule",
+        "thread_num",   "max_depth",     "max_node",  "random",     "oneply",    "features_off",
+        "seed",         "game_type"};
+    for (size_t i = 0; i < sizeof numeric / sizeof numeric[0] && !num; i++)
+        if (!strcmp(k, numeric[i])) {
+            /* INFO has no reply: say it with the next one */
+            snprintf(s->pending, sizeof s->pending, "INFO %s: '%.60s' is not a number, ignored", k,
+                     c->value);
+            return;
+        }
     if (!strcmp(k, "timeout_turn") && num) {
         s->timeout_turn = v < 0 ? 0 : v;
         if (v == 0 && search_running(s))

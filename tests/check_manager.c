@@ -4,10 +4,16 @@
 #include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/wait.h>
 
+#include "../brain/util.h"
 #include "../tournaments/game.h"
+#include "../tournaments/process.h"
 #include "../tournaments/openings.h"
 #include "../tournaments/records.h"
 #include "../tournaments/stats.h"
@@ -68,9 +74,11 @@ START_TEST(test_each_failure_judged) {
         const char *mode;
         EndReason reason;
     } cases[] = {
+        /* flood: 64 MiB of MESSAGE lines, then a line that never ends (the
+         * reader keeps no more than one line) */
         {"timeout", END_TIME},   {"crash", END_CRASH},      {"offboard", END_ILLEGAL},
         {"occupied", END_ILLEGAL}, {"garbage", END_BAD_REPLY}, {"error", END_ERROR},
-        {"nostart", END_START},
+        {"nostart", END_START},  {"flood", END_TIME}, {"binary", END_BAD_REPLY},
     };
     GameConfig g = config(RULE_FREESTYLE, 15, 300);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -385,6 +393,148 @@ START_TEST(test_manager_binary) {
 END_TEST
 
 /* Run the manager with arguments; its exit status, and what it printed in out. */
+
+/* Processes whose working folder is dir. */
+static int processes_in(const char *dir) {
+    int n = 0;
+    DIR *d = opendir("/proc");
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char link[300], target[1024];
+        snprintf(link, sizeof link, "/proc/%s/cwd", e->d_name);
+        ssize_t k = readlink(link, target, sizeof target - 1);
+        if (k > 0) {
+            target[k] = 0;
+            n += !strcmp(target, dir);
+        }
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+START_TEST(test_manager_interrupt) {
+    /* Ctrl-C in the middle of a match: the finished games' records are all
+     * there, the report so far is printed, no brain is left running, exit
+     * status 128 + SIGINT */
+    const char *mgr = getenv("QUINTO_MANAGER"), *fk = getenv("QUINTO_FAKE");
+    ck_assert(mgr && fk);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", tmp("brains"));
+    mkdir(dir, 0755);
+    char real[1024];
+    ck_assert(realpath(dir, real) != NULL);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s -engine cmd='%s good' dir=%s name=first -engine cmd='%s slow' dir=%s name=second "
+             "-size 5 -tc 1000 -games 40 -j 2 -results %s -psq %s",
+             mgr, fk, real, fk, real, tmp("int.tsv"), tmp("int-psq"));
+    Child c;
+    char err[256];
+    ck_assert_msg(child_spawn(&c, cmd, NULL, NULL, err, sizeof err), "%s", err);
+    int finished = 0;
+    char out[16384] = "";
+    size_t used = 0;
+    while (finished < 3) {
+        int r = child_read(&c, 60000, err, sizeof err);
+        ck_assert_msg(r == LR_LINE, "the match stopped early: %s", out);
+        used += (size_t)snprintf(out + used, sizeof out - used, "%s\n", child_line(&c));
+        finished += !strncmp(child_line(&c), "game ", 5);
+    }
+    ck_assert_int_gt(processes_in(real), 0); /* games under way */
+    kill(c.pid, SIGINT);
+    for (;;) {
+        int r = child_read(&c, 30000, err, sizeof err);
+        if (r != LR_LINE)
+            break;
+        if (used < sizeof out - 1)
+            used += (size_t)snprintf(out + used, sizeof out - used, "%s\n", child_line(&c));
+    }
+    long long t0 = now_ms();
+    while (!child_exited(&c) && now_ms() - t0 < 10000)
+        usleep(10000);
+    ck_assert_msg(!c.alive && WIFEXITED(c.exit_status) && WEXITSTATUS(c.exit_status) == 128 + SIGINT,
+                  "exit status %d: %s", c.exit_status, out);
+    child_free(&c);
+    const char *said = strstr(out, "interrupted (Ctrl-C): ");
+    ck_assert_msg(said, "no report: %s", out);
+    int kept = atoi(said + strlen("interrupted (Ctrl-C): "));
+    ck_assert_msg(kept >= 3 && strstr(out, "first vs second: "), "%s", out);
+    /* every kept game has its results line and its record */
+    FILE *f = fopen(tmp("int.tsv"), "r");
+    ck_assert(f);
+    char line[4096];
+    int lines = 0;
+    while (fgets(line, sizeof line, f))
+        lines += line[strlen(line) - 1] == '\n';
+    fclose(f);
+    ck_assert_int_eq(lines, kept + 1);
+    int psq = 0;
+    DIR *d = opendir(tmp("int-psq"));
+    for (struct dirent *e; d && (e = readdir(d));)
+        psq += strstr(e->d_name, ".psq") != NULL;
+    if (d)
+        closedir(d);
+    ck_assert_int_eq(psq, kept);
+    /* no brain left behind */
+    usleep(200000);
+    ck_assert_int_eq(processes_in(real), 0);
+}
+END_TEST
+
+
+static long status_kib(pid_t pid, const char *field) {
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    long v = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, field, strlen(field)))
+            v = atol(line + strlen(field));
+    if (f)
+        fclose(f);
+    return v;
+}
+
+START_TEST(test_manager_many_games) {
+    /* 1 000 games in one run (brains reused, two at once): the manager's
+     * memory near the end is what it was after the first hundred (10 000
+     * games: the soak run in the README's Reliability section) */
+    const char *mgr = getenv("QUINTO_MANAGER"), *fk = getenv("QUINTO_FAKE");
+    ck_assert(mgr && fk);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s -engine cmd='%s good' name=first -engine cmd='%s good' name=second -size 5 "
+             "-tc 2000 -games 1000 -j 2 -reuse -results %s",
+             mgr, fk, fk, tmp("many.tsv"));
+    Child c;
+    char err[256];
+    ck_assert_msg(child_spawn(&c, cmd, NULL, NULL, err, sizeof err), "%s", err);
+    long at_100 = 0, at_990 = 0;
+    int games = 0;
+    for (;;) {
+        int r = child_read(&c, 60000, err, sizeof err);
+        if (r != LR_LINE)
+            break;
+        if (strncmp(child_line(&c), "game ", 5))
+            continue;
+        games++;
+        if (games == 100)
+            at_100 = status_kib(c.pid, "VmRSS:");
+        if (games == 990)
+            at_990 = status_kib(c.pid, "VmRSS:");
+    }
+    child_stop(&c, 10000);
+    ck_assert_int_eq(games, 1000);
+    ck_assert(WIFEXITED(c.exit_status) && WEXITSTATUS(c.exit_status) == 0);
+    child_free(&c);
+    ck_assert_msg(at_100 > 0 && at_990 <= at_100 + 1024,
+                  "manager memory grew from %ld KiB (game 100) to %ld KiB (game 990)", at_100,
+                  at_990);
+}
+END_TEST
+
 static int run_manager(char *out, size_t cap, const char *fmt, ...) {
     const char *mgr = getenv("QUINTO_MANAGER");
     ck_assert(mgr);
@@ -500,6 +650,8 @@ Suite *suite_manager(void) {
     tcase_add_test(tc, test_statistics);
     tcase_add_test(tc, test_openings_files);
     tcase_add_test(tc, test_manager_binary);
+    tcase_add_test(tc, test_manager_interrupt);
+    tcase_add_test(tc, test_manager_many_games);
     tcase_add_test(tc, test_manager_refuses);
     tcase_add_test(tc, test_puzzle_report);
     suite_add_tcase(s, tc);

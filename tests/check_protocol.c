@@ -1,6 +1,8 @@
 /* tests/check_protocol.c — pbrain-quinto end to end: scripted sessions over
  * pipes against the built binary ($QUINTO_BRAIN). */
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -634,6 +636,199 @@ START_TEST(test_memory) {
 }
 END_TEST
 
+
+/* ---- hostile managers ---- */
+
+static void sleep_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+    nanosleep(&ts, NULL);
+}
+
+/* Wait up to ms for the brain to exit; true if it did. */
+static bool exits_within(Child *c, int ms) {
+    long long t0 = now_ms();
+    while (!child_exited(c) && now_ms() - t0 < ms)
+        sleep_ms(2);
+    return !c->alive;
+}
+
+/* A reply that is a move or an ERROR line (a TURN on the cell it just took). */
+static void expect_move_or_error(Child *c, int timeout_ms) {
+    const char *got = reply(c, timeout_ms);
+    int x, y;
+    ck_assert_msg(codec_parse_xy(got, &x, &y) || !strncmp(got, "ERROR", 5),
+                  "expected a move or ERROR, got '%s'", got);
+}
+
+START_TEST(test_hostile_commands_while_thinking) {
+    /* every INFO key, good values and bad, then two stops, while it thinks */
+    Child *c = brain();
+    child_send(c, "INFO timeout_turn 3000");
+    busy_position(c);
+    child_send(c, "DONE");
+    sleep_ms(150);
+    static const char *infos[] = {
+        "timeout_turn 4000", "timeout_match 100000", "time_left 50000", "max_memory 60000000",
+        "hash_size 4096",    "rule 1",               "rule 0",          "rule 77",
+        "game_type 1",       "folder /nonexistent/quinto", "thread_num 3", "max_depth 30",
+        "max_node 100000000", "random 1",            "seed 5",          "oneply 0",
+        "features_off 0",    "evaluate 3,3",         "no_such_key 7",   "timeout_turn abc",
+        "max_memory -5",     "thread_num 100000",    "max_depth -1",    "time_left 99999999999999999999",
+        "",                  "timeout_turn"};
+    for (size_t i = 0; i < sizeof infos / sizeof infos[0]; i++)
+        child_send(c, "INFO %s", infos[i]);
+    child_send(c, "YXSTOP");
+    child_send(c, "STOP");
+    int x, y;
+    expect_move(c, 20, 20, &x, &y, 15000);
+    /* "INFO" without a key is refused with ERROR after the move; the second
+     * stop brings nothing */
+    expect_prefix(c, "ERROR");
+    no_output(c, 300);
+    child_send(c, "ABOUT");
+    expect_prefix(c, "name=");
+
+    /* TURN, BOARD, RESTART and ABOUT sent while it thinks: each is answered
+     * in order once the search has replied */
+    child_send(c, "INFO timeout_turn 600");
+    child_send(c, "TURN %d,%d", x == 0 ? 1 : 0, 0);
+    sleep_ms(100);
+    child_send(c, "TURN %d,%d", x == 0 ? 1 : 0, 19); /* may be the cell it takes: ERROR then */
+    child_send(c, "BOARD\n1,1,1\n2,2,2\nDONE");
+    child_send(c, "RESTART");
+    child_send(c, "ABOUT");
+    expect_move(c, 20, 20, NULL, NULL, 15000);
+    expect_move_or_error(c, 15000);
+    expect_move(c, 20, 20, NULL, NULL, 15000);
+    expect(c, "OK");
+    expect_prefix(c, "name=");
+    /* RESTART emptied the board: every cell is free again */
+    child_send(c, "TURN 1,1");
+    expect_move(c, 20, 20, NULL, NULL, 15000);
+    finish(c);
+
+    /* END while it thinks: a clean exit, status 0 */
+    c = brain();
+    child_send(c, "INFO timeout_turn 60000");
+    child_send(c, "INFO thread_num 2");
+    busy_position(c);
+    child_send(c, "DONE");
+    sleep_ms(200);
+    child_send(c, "END");
+    ck_assert_msg(exits_within(c, 10000), "END during a search: still running");
+    ck_assert(WIFEXITED(c->exit_status) && WEXITSTATUS(c->exit_status) == 0);
+    child_free(c);
+}
+END_TEST
+
+START_TEST(test_hostile_pipes_and_signals) {
+    /* suspended between moves (SIGSTOP, as GomocupJudge and -suspend do) */
+    Child *c = brain();
+    child_send(c, "INFO timeout_turn 500");
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "BEGIN");
+    int x, y;
+    expect_move(c, 15, 15, &x, &y, 10000);
+    for (int i = 0; i < 3; i++) {
+        kill(c->pid, SIGSTOP);
+        sleep_ms(700);
+        kill(c->pid, SIGCONT);
+        child_send(c, "TURN %d,%d", i, 0);
+        expect_move_or_error(c, 10000);
+    }
+    finish(c);
+
+    /* stdin closed in the middle of a search: it stops and exits, status 0 */
+    c = brain();
+    child_send(c, "INFO timeout_turn 60000");
+    busy_position(c);
+    child_send(c, "DONE");
+    sleep_ms(200);
+    close(c->to_child);
+    c->to_child = -1;
+    ck_assert_msg(exits_within(c, 10000), "stdin closed during a search: still running");
+    ck_assert(WIFEXITED(c->exit_status) && WEXITSTATUS(c->exit_status) == 0);
+    child_free(c);
+
+    /* stdout closed in the middle of a search: its move cannot be written;
+     * it exits (not killed by SIGPIPE), whatever comes after */
+    c = brain();
+    child_send(c, "INFO timeout_turn 300");
+    busy_position(c);
+    child_send(c, "DONE");
+    close(c->from_child);
+    c->from_child = -1;
+    sleep_ms(50);
+    child_send(c, "ABOUT");
+    ck_assert_msg(exits_within(c, 10000), "stdout closed: still running");
+    ck_assert_msg(WIFEXITED(c->exit_status), "stdout closed: killed by signal %d",
+                  WIFSIGNALED(c->exit_status) ? WTERMSIG(c->exit_status) : 0);
+    child_free(c);
+}
+END_TEST
+
+START_TEST(test_full_128_board) {
+    /* the largest board, every cell but the last filled: the one move left */
+    Child *c = brain();
+    child_send(c, "INFO timeout_turn 2000");
+    child_send(c, "START 128");
+    expect(c, "OK");
+    child_send(c, "BOARD");
+    for (int y = 0; y < 128; y++)
+        for (int x = 0; x < 128; x++)
+            if (x != 127 || y != 127)
+                child_send(c, "%d,%d,%d", x, y, 1 + ((x / 2 + y) % 2));
+    child_send(c, "DONE");
+    int x, y;
+    expect_move(c, 128, 128, &x, &y, 60000);
+    ck_assert_int_eq(x, 127);
+    ck_assert_int_eq(y, 127);
+    finish(c);
+}
+END_TEST
+
+/* Resident memory of a process in KiB (VmRSS). */
+static long rss_kib(pid_t pid) {
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    long v = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6))
+            v = atol(line + 6);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+START_TEST(test_many_games_one_process) {
+    /* 10 000 games in one brain process (START, a move each side, again):
+     * memory after the last is what it was after the first thousand */
+    Child *c = brain();
+    child_send(c, "INFO timeout_turn 1000");
+    child_send(c, "INFO max_node 200");
+    child_send(c, "INFO max_memory 30000000");
+    long after_warmup = 0;
+    for (int g = 0; g < 10000; g++) {
+        child_send(c, g % 2 ? "START 15" : "START 20");
+        expect(c, "OK");
+        child_send(c, "BEGIN");
+        int x, y;
+        expect_move(c, 20, 20, &x, &y, 10000);
+        child_send(c, "TURN %d,%d", x == 0 ? 1 : 0, 0);
+        expect_move(c, 20, 20, NULL, NULL, 10000);
+        if (g == 999)
+            after_warmup = rss_kib(c->pid);
+    }
+    long at_end = rss_kib(c->pid);
+    ck_assert_msg(after_warmup > 0 && at_end <= after_warmup + 2048,
+                  "resident memory grew from %ld KiB (game 1000) to %ld KiB (game 10000)",
+                  after_warmup, at_end);
+    finish(c);
+}
+END_TEST
+
 Suite *suite_protocol(void) {
     Suite *s = suite_create("protocol");
     TCase *tc = tcase_create("e2e");
@@ -653,5 +848,12 @@ Suite *suite_protocol(void) {
     tcase_add_test(tc, test_commands_while_thinking);
     tcase_add_test(tc, test_memory);
     suite_add_tcase(s, tc);
+    TCase *th = tcase_create("hostile");
+    tcase_set_timeout(th, 300);
+    tcase_add_test(th, test_hostile_commands_while_thinking);
+    tcase_add_test(th, test_hostile_pipes_and_signals);
+    tcase_add_test(th, test_full_128_board);
+    tcase_add_test(th, test_many_games_one_process);
+    suite_add_tcase(s, th);
     return s;
 }

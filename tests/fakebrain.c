@@ -11,7 +11,10 @@
  *   memory    touches 120 MiB, then plays like good
  *   memchild  starts a child process that touches 120 MiB, then plays like good
  *   nostart   never answers START
- *   slow      like good, 600 ms late every move */
+ *   slow      like good, 600 ms late every move
+ *   flood     asked for its third move: 64 MiB of MESSAGE lines and one endless
+ *             line, then nothing
+ *   binary    asked for its third move: every byte value, then a move */
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -102,6 +105,23 @@ static void move(void) {
         char x;
         if (read(ready[0], &x, 1) != 1)
             return;
+    }
+    static int asked;
+    if (!strcmp(mode, "flood") && ++asked == 3) {
+        static char chunk[1 << 16];
+        memset(chunk, 'x', sizeof chunk);
+        for (int i = 0; i < 1024; i++)
+            printf("MESSAGE %.*s\n", (int)sizeof chunk - 10, chunk);
+        for (int i = 0; i < 1024; i++) /* 64 MiB without a line end */
+            if (fwrite(chunk, 1, sizeof chunk, stdout) != sizeof chunk)
+                break;
+        sleep(30);
+        return;
+    }
+    if (!strcmp(mode, "binary") && ++asked == 3) {
+        for (int i = 0; i < 256; i++)
+            putchar(i);
+        putchar('\n');
     }
     if (!strcmp(mode, "slow"))
         usleep(600000);

@@ -283,7 +283,9 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
             nanosleep(&grace, NULL);
             child_suspend(c);
         }
-        long peak = child_peak_kib(c), uss = child_tree_uss_kib(c);
+        /* the tree's unique set size costs a walk over /proc: only when a
+         * limit is enforced on it */
+        long peak = child_peak_kib(c), uss = cfg->max_memory ? child_tree_uss_kib(c) : 0;
         if (peak > res->peak_kib[mover])
             res->peak_kib[mover] = peak;
         if (uss > res->uss_kib[mover])

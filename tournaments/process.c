@@ -18,6 +18,41 @@
 
 static void ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
 
+/* Every running child's process group, for children_kill_all (a signal
+ * handler): a slot holds a pid from its start until just before it is
+ * reaped, so a pid that the system may reuse is never killed. */
+enum { LIVE_MAX = 512 };
+static volatile sig_atomic_t live_pids[LIVE_MAX];
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void live_add(pid_t pid) {
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < LIVE_MAX; i++)
+        if (!live_pids[i]) {
+            live_pids[i] = (sig_atomic_t)pid;
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(pid_t pid) {
+    pthread_mutex_lock(&live_lock);
+    for (int i = 0; i < LIVE_MAX; i++)
+        if (live_pids[i] == (sig_atomic_t)pid)
+            live_pids[i] = 0;
+    pthread_mutex_unlock(&live_lock);
+}
+
+void children_kill_all(void) {
+    for (int i = 0; i < LIVE_MAX; i++) {
+        pid_t p = (pid_t)live_pids[i];
+        if (p > 0) {
+            kill(-p, SIGKILL);
+            kill(-p, SIGCONT);
+        }
+    }
+}
+
 static bool runnable(const char *path, int *why) {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -166,6 +201,7 @@ bool child_spawn(Child *c, const char *command, const char *dir, const char *std
         return false;
     }
     c->pid = pid;
+    live_add(pid);
     c->to_child = in[1];
     c->from_child = out[0];
     c->lr = malloc(sizeof *c->lr);
@@ -222,6 +258,12 @@ bool child_exited(Child *c) {
     if (!c->alive)
         return true;
     int st;
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    /* look without reaping: the registry lets the pid go first */
+    if (waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != c->pid)
+        return false;
+    live_remove(c->pid);
     pid_t r = waitpid(c->pid, &st, WNOHANG);
     if (r == c->pid) {
         c->alive = false;
@@ -244,6 +286,7 @@ void child_stop(Child *c, int grace_ms) {
         nanosleep(&ts, NULL);
     kill(-c->pid, SIGKILL);
     if (c->alive) {
+        live_remove(c->pid);
         int st;
         waitpid(c->pid, &st, 0);
         c->exit_status = st;

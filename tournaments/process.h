@@ -58,4 +58,8 @@ long child_tree_uss_kib(const Child *c);
 
 void child_free(Child *c);
 
+/* Kill the process group of every child still running (async-signal-safe:
+ * for a SIGINT handler). Their games then end as crashes. */
+void children_kill_all(void);
+
 #endif

@@ -2,6 +2,7 @@
 #include "tourney.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ typedef struct {
     int decided_after;      /* games when the test decided */
     int unplayed;           /* games a brain failed to start */
     int write_errors;       /* records that could not be written */
+    int dropped;            /* games under way when the run was interrupted */
 } Run;
 
 static Record empty_opening;
@@ -68,11 +70,31 @@ static double elo_shown(double elo, int decimals) {
 
 /* Run fn(arg) on n threads (1..64) and wait for them all; on this thread if
  * none can be started. */
+/* Ctrl-C (SIGINT) or SIGTERM during a run: the brains are killed at once
+ * (they have process groups of their own: the terminal's signal does not
+ * reach them), the games under way are dropped, the finished ones are kept
+ * (their records were written as each ended) and the report is printed.
+ * A second signal ends the manager at once. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig) {
+    interrupted = sig;
+    children_kill_all();
+    signal(sig, SIG_DFL);
+}
+
 static void run_workers(void *(*fn)(void *), void *arg, int n) {
     pthread_t th[64];
     int started = 0;
     if (n < 1)
         n = 1;
+    interrupted = 0;
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     for (int i = 0; i < n && i < 64; i++)
         if (pthread_create(&th[i], NULL, fn, arg) == 0)
             started++;
@@ -80,6 +102,10 @@ static void run_workers(void *(*fn)(void *), void *arg, int n) {
         fn(arg);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
+    if (!interrupted) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+    }
 }
 
 static void progress(Run *r) {
@@ -202,7 +228,7 @@ static void *worker(void *arg) {
     BrainSlot *slots = cfg->reuse ? calloc((size_t)cfg->engine_count, sizeof *slots) : NULL;
     for (;;) {
         pthread_mutex_lock(&r->lock);
-        if (r->stop || r->next >= r->task_count) {
+        if (r->stop || interrupted || r->next >= r->task_count) {
             pthread_mutex_unlock(&r->lock);
             break;
         }
@@ -213,6 +239,13 @@ static void *worker(void *arg) {
         GameResult res;
         game_play(&cfg->game, &cfg->engines[black], &cfg->engines[white], op,
                   slots ? &slots[black] : NULL, slots ? &slots[white] : NULL, &res);
+        if (interrupted) { /* its brains were killed: not a result */
+            pthread_mutex_lock(&r->lock);
+            r->dropped++;
+            pthread_mutex_unlock(&r->lock);
+            game_result_free(&res);
+            break;
+        }
         pthread_mutex_lock(&r->lock);
         game_done(r, &t, black, white, &res);
         pthread_mutex_unlock(&r->lock);
@@ -298,18 +331,24 @@ static void report(Run *r) {
             "max ms", "time", "crash", "illeg", "forbid", "error", "badrep", "rss MiB", "uss MiB");
     for (int i = 0; i < n; i++) {
         EngineStats *e = &r->eng[i];
-        fprintf(o, "%-20s %6d %7.0f %7lld %6d %6d %6d %6d %6d %6d %8.1f %8.1f\n", cfg->engines[i].name,
+        char uss[32] = "-"; /* measured under -memory only */
+        if (cfg->game.max_memory)
+            snprintf(uss, sizeof uss, "%.1f", e->uss_kib / 1024.0);
+        fprintf(o, "%-20s %6d %7.0f %7lld %6d %6d %6d %6d %6d %6d %8.1f %8s\n", cfg->engines[i].name,
                 e->moves, e->moves ? (double)e->time_ms / e->moves : 0.0, (long long)e->max_ms,
                 e->losses[END_TIME], e->losses[END_CRASH] + e->losses[END_START],
                 e->losses[END_ILLEGAL], e->losses[END_FORBIDDEN], e->losses[END_ERROR],
-                e->losses[END_BAD_REPLY] + e->losses[END_MEMORY], e->peak_kib / 1024.0,
-                e->uss_kib / 1024.0);
+                e->losses[END_BAD_REPLY] + e->losses[END_MEMORY], e->peak_kib / 1024.0, uss);
     }
     if (r->unplayed)
         fprintf(o, "\n%d game%s not played: a brain failed to start (not scored)\n", r->unplayed,
                 r->unplayed == 1 ? "" : "s");
     if (r->write_errors)
         fprintf(o, "\n%d record%s could not be written\n", r->write_errors, r->write_errors == 1 ? "" : "s");
+    if (interrupted)
+        fprintf(o, "\ninterrupted (%s): %d game%s finished and kept, %d under way dropped, %d not started\n",
+                interrupted == SIGINT ? "Ctrl-C" : "SIGTERM", r->done, r->done == 1 ? "" : "s",
+                r->dropped, r->task_count - r->done - r->dropped);
     if (cfg->sprt_on) {
         double lo, hi;
         sprt_bounds(&cfg->sprt, &lo, &hi);
@@ -388,6 +427,8 @@ int tourney_run(TourneyConfig *cfg) {
     free(r.tasks);
     free(r.pairs);
     free(r.halves);
+    if (interrupted)
+        return 128 + interrupted;
     return r.done && !r.unplayed && !r.write_errors ? 0 : 1;
 }
 
@@ -414,7 +455,7 @@ static void *puzzle_worker(void *arg) {
     PuzzleConfig *cfg = pr->cfg;
     for (;;) {
         pthread_mutex_lock(&pr->lock);
-        if (pr->next >= pr->count) {
+        if (pr->next >= pr->count || interrupted) {
             pthread_mutex_unlock(&pr->lock);
             break;
         }
@@ -440,6 +481,10 @@ static void *puzzle_worker(void *arg) {
         GameResult res;
         int64_t t0 = now_ms();
         game_play(&g, solver == BLACK ? &s : &d, solver == BLACK ? &d : &s, rec, NULL, NULL, &res);
+        if (interrupted) { /* its brains were killed: not a result */
+            game_result_free(&res);
+            break;
+        }
         int64_t spent = now_ms() - t0;
         bool ok = res.winner == solver && res.reason == END_FIVE;
         bool dfail = res.winner == solver && !ok;
@@ -519,9 +564,13 @@ int puzzles_run(PuzzleConfig *cfg) {
             cfg->file, pr.solved, pr.done, pr.done ? 100.0 * pr.solved / pr.done : 0.0,
             cfg->move_cap, (long long)cfg->solver_turn_ms, (long long)cfg->defender_turn_ms,
             pr.defender_failed, each < 10 ? 2 : 1, each, all_s < 10 ? 2 : 1, all_s);
+    if (interrupted)
+        fprintf(cfg->out, "interrupted: %d of %d puzzles played\n", pr.done, pr.count);
     if (pr.results)
         fclose(pr.results);
     free(pr.failed);
     openings_free(&all);
+    if (interrupted)
+        return 128 + interrupted;
     return pr.done ? 0 : 1;
 }
