@@ -61,6 +61,17 @@ START_TEST(test_fuzz_findings) {
     ck_assert(!codec_parse_cell("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz1", 128, 128, &x, &y));
     ck_assert(!codec_parse_cell("abc1", 128, 128, &x, &y));
     ck_assert(codec_parse_cell("ab1", 128, 128, &x, &y) && x == 27 && y == 127);
+    /* 2: a huge offset in an opening line overflowed when the centre was
+     * added (UBSan: signed integer overflow in opening_parse_line) */
+    static Record rec;
+    char err[200];
+    ck_assert(!opening_parse_line("9223372036854775807, 1, 0, 0", 20, 20, RULE_FREESTYLE, &rec, err,
+                                  sizeof err));
+    ck_assert_msg(strstr(err, "out of range") != NULL, "%s", err);
+    ck_assert(!opening_parse_line("-9223372036854775807,3 4,4", 20, 20, RULE_FREESTYLE, &rec, err,
+                                  sizeof err));
+    ck_assert(opening_parse_line("0,0, 1,1, -1,2", 20, 20, RULE_FREESTYLE, &rec, err, sizeof err));
+    ck_assert_int_eq(rec.count, 3);
 }
 END_TEST
 

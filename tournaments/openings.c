@@ -62,6 +62,10 @@ bool opening_parse_line(const char *line, int width, int height, Rule rule, Reco
             snprintf(err, errcap, "bad number near '%.10s'", q);
             return false;
         }
+        if (x < -BOARD_MAX_SIZE || x > BOARD_MAX_SIZE) { /* off any board, offset or not */
+            snprintf(err, errcap, "coordinate %.20s out of range", q);
+            return false;
+        }
         v[k++] = x;
         q = end;
     }
