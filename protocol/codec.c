@@ -115,6 +115,8 @@ void codec_parse_command(const char *line, Command *c) {
         {"TAKEBACK", CMD_TAKEBACK, 2}, {"PLAY", CMD_PLAY, 2},
         {"YXSTOP", CMD_YXSTOP, 0},     {"STOP", CMD_YXSTOP, 0},
         {"YXSHOWFORBID", CMD_YXSHOWFORBID, 0}, {"YXHASHCLEAR", CMD_YXHASHCLEAR, 0},
+        {"YXNBEST", CMD_YXNBEST, 1},   {"YXBALANCEONE", CMD_YXBALANCEONE, 1},
+        {"YXBALANCETWO", CMD_YXBALANCETWO, 1}, {"YXSHOWINFO", CMD_YXSHOWINFO, 0},
     };
     for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
         if (strcmp(word, table[i].name) != 0)

@@ -32,6 +32,10 @@ typedef enum {
     CMD_YXSTOP,        /* also STOP */
     CMD_YXSHOWFORBID,
     CMD_YXHASHCLEAR,
+    CMD_YXNBEST,       /* a = how many moves */
+    CMD_YXBALANCEONE,  /* a = the bias: the score wanted for the side to move after the move */
+    CMD_YXBALANCETWO,  /* a = the bias, after two moves */
+    CMD_YXSHOWINFO,    /* a GUI (Yixin-Board) says it is there */
     CMD_UNKNOWN,       /* key holds the command word */
     CMD_ERROR,         /* malformed: message says why */
 } CommandKind;

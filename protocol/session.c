@@ -35,7 +35,19 @@ const char *session_about(void) {
            "email=\"none\"";
 }
 
-typedef enum { THINK_MOVE, THINK_SWAP2_0, THINK_SWAP2_3, THINK_SWAP2_5 } ThinkKind;
+typedef enum {
+    THINK_MOVE,
+    THINK_SWAP2_0,
+    THINK_SWAP2_3,
+    THINK_SWAP2_5,
+    THINK_NBEST,    /* YXNBEST: the N best moves, then the best played */
+    THINK_BALANCE1, /* YXBALANCEONE: the move leaving the position nearest the bias */
+    THINK_BALANCE2, /* YXBALANCETWO: the same with two moves */
+} ThinkKind;
+
+/* Yixin-Board asks for analysis without a time limit with these two values
+ * (Rapfi reads them the same way) */
+enum { YIXIN_INFINITE_TURN = 2000000, YIXIN_INFINITE_MATCH = 100000000 };
 
 enum { SWAP_MARGIN = 60 };
 
@@ -53,6 +65,10 @@ typedef struct {
     bool randomize, one_ply;
     uint64_t seed, move_counter;
     uint32_t features_off; /* INFO features_off: search features switched off */
+    int strength;          /* INFO strength 0..100 (100: full strength) */
+    int nbest;             /* YXNBEST N */
+    int32_t balance_bias;  /* YXBALANCEONE/TWO V */
+    int report_tag;        /* > 0: reports belong to the N-best search of that rank */
     char folder[PROTO_MSG];
     char pending[PROTO_MSG]; /* a MESSAGE to print before the next reply */
     Engine *engine;
@@ -102,9 +118,12 @@ static void report(void *ctx, const SearchInfo *in) {
         snprintf(ev, sizeof ev, "%s%d", in->score > 0 ? "+M" : "-M", plies);
     } else
         snprintf(ev, sizeof ev, "%d", in->score);
-    out_line(s, "MESSAGE depth %d-%d ev %s n %" PRIu64 " nps %" PRIu64 " tm %" PRId64
+    char tag[24] = "";
+    if (s->report_tag > 0)
+        snprintf(tag, sizeof tag, "nbest %d ", s->report_tag);
+    out_line(s, "MESSAGE %sdepth %d-%d ev %s n %" PRIu64 " nps %" PRIu64 " tm %" PRId64
                 " hash %d %s pv %s",
-             in->depth, in->seldepth, ev, in->nodes, in->nps, in->elapsed_ms, in->hashfull,
+             tag, in->depth, in->seldepth, ev, in->nodes, in->nps, in->elapsed_ms, in->hashfull,
              in->source ? in->source : "search", pv);
 }
 
@@ -121,6 +140,22 @@ static void make_limits(Session *s, SearchLimits *l) {
     l->one_ply = s->one_ply;
     l->features_off = s->features_off;
     l->seed = s->seed + s->move_counter++;
+    if (s->timeout_turn >= YIXIN_INFINITE_TURN && s->timeout_match >= YIXIN_INFINITE_MATCH) {
+        /* analysis: until YXSTOP / STOP */
+        l->turn_ms = -1;
+        l->match_ms = 0;
+        l->time_left_ms = INT64_MAX;
+    }
+    if (s->strength < 100) {
+        /* weaker, honestly: a smaller search (a node budget from 400 at 0 to
+         * about 1.3 M at 95) and a wider choice among the moves that search
+         * finds near the best, never a move it finds bad */
+        uint64_t cap = 400ull << (s->strength / 8);
+        if (!l->max_nodes || l->max_nodes > cap)
+            l->max_nodes = cap;
+        l->randomize = true;
+        l->random_margin = 12 + (100 - s->strength) * 5;
+    }
 }
 
 /* Score of the side to move after a short look (swap decisions). */
@@ -164,6 +199,181 @@ static void swap2_open(Session *s) {
              cy + shapes[best_i][5]);
 }
 
+/* The time a multi-search command (N-best, balance) may spend in all, in ms
+ * (-1: no limit), measured from the command. */
+static int64_t command_budget(const Session *s) {
+    const SearchLimits *l = &s->limits;
+    if (l->turn_ms < 0)
+        return -1;
+    int64_t budget = l->turn_ms - l->turn_ms / 20 - 30; /* the time plan's margin, roughly */
+    if (l->match_ms > 0 && l->time_left_ms != INT64_MAX && l->time_left_ms / 8 < budget)
+        budget = l->time_left_ms / 8;
+    return budget > 1 ? budget : 1;
+}
+
+/* Limits for search k of n in a multi-search command: an equal share of
+ * what is left, counted from now. */
+static SearchLimits share_limits(const Session *s, int k, int n) {
+    SearchLimits l = s->limits;
+    int64_t budget = command_budget(s);
+    l.start_ns = 0;
+    l.match_ms = 0;
+    l.time_left_ms = INT64_MAX;
+    if (budget >= 0) {
+        int64_t left = budget - (now_ns() - s->cmd_ns) / 1000000;
+        l.turn_ms = left > 0 ? left / (n - k) : 0;
+        if (l.turn_ms < 1)
+            l.turn_ms = 1;
+    }
+    return l;
+}
+
+static void print_pv_names(Session *s, const SearchInfo *in, char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < in->pv_len && n + 10 < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%d,%d", i ? " " : "",
+                              board_x(&s->pos->b, in->pv[i]), board_y(&s->pos->b, in->pv[i]));
+}
+
+static void score_text(int32_t v, char *buf, size_t cap) {
+    if (value_is_mate(v))
+        snprintf(buf, cap, "%s%d", v > 0 ? "+M" : "-M", VALUE_MATE - (v < 0 ? -v : v));
+    else
+        snprintf(buf, cap, "%d", v);
+}
+
+/* YXNBEST N: N searches, each without the moves found before it, on an equal
+ * share of the time; a summary line for each, then the best move, played. */
+static void nbest(Session *s) {
+    int n = s->nbest < 1 ? 1 : s->nbest > SEARCH_EXCLUDE_MAX ? SEARCH_EXCLUDE_MAX : s->nbest;
+    Move moves[SEARCH_EXCLUDE_MAX];
+    SearchInfo infos[SEARCH_EXCLUDE_MAX];
+    int found = 0;
+    for (int k = 0; k < n; k++) {
+        SearchLimits l = share_limits(s, k, n);
+        l.randomize = false;
+        l.exclude_count = found;
+        memcpy(l.exclude, moves, sizeof(Move) * (size_t)found);
+        s->report_tag = k + 1;
+        SearchInfo info;
+        Move m = engine_think(s->engine, s->pos, &l, report, s, &info);
+        s->report_tag = 0;
+        bool repeat = false;
+        for (int i = 0; i < found; i++)
+            repeat |= moves[i] == m;
+        if (m == MOVE_NONE || repeat)
+            break; /* no other move */
+        moves[found] = m;
+        infos[found++] = info;
+        if (engine_stopped(s->engine))
+            break; /* YXSTOP: what was found is the answer */
+    }
+    if (!found) {
+        out_line(s, "ERROR no move: the board is full");
+        return;
+    }
+    for (int k = 0; k < found; k++) {
+        char pv[PV_MAX * 9 + 1], ev[32];
+        print_pv_names(s, &infos[k], pv, sizeof pv);
+        score_text(infos[k].score, ev, sizeof ev);
+        out_line(s, "MESSAGE nbest %d/%d %d,%d ev %s depth %d pv %s", k + 1, found,
+                 board_x(&s->pos->b, moves[k]), board_y(&s->pos->b, moves[k]), ev, infos[k].depth,
+                 pv);
+    }
+    Board *b = &s->pos->b;
+    int x = board_x(b, moves[0]), y = board_y(b, moves[0]);
+    pos_play(s->pos, moves[0]);
+    out_line(s, "%d,%d", x, y);
+}
+
+/* The k best candidate cells for the side to move by the move score, legal
+ * ones only (renju black: no forbidden point). */
+static int top_cells(Session *s, Move *out, int k) {
+    Pos *p = s->pos;
+    Board *b = &p->b;
+    int n = 0;
+    int score[64];
+    for (int i = 0; i < b->cand_count; i++) {
+        Move m = b->cand[i];
+        if (b->side == BLACK && rule_is_forbidden(b, m, p->rule))
+            continue;
+        int v = eval_move_score(p, m, b->side);
+        if (n == k && v <= score[k - 1])
+            continue;
+        int j = n < k ? n++ : k - 1;
+        while (j > 0 && score[j - 1] < v) {
+            score[j] = score[j - 1];
+            out[j] = out[j - 1];
+            j--;
+        }
+        score[j] = v;
+        out[j] = m;
+    }
+    if (n == 0 && b->stones == 0) { /* an empty board: the centre */
+        out[0] = board_move_at(b, b->width / 2, b->height / 2);
+        n = 1;
+    }
+    return n;
+}
+
+/* YXBALANCEONE V / YXBALANCETWO V: of the most natural moves (pairs of
+ * moves), the one after which a short search scores the position nearest V
+ * for the side to move at the command. Prints and plays the move(s). */
+static void balance(Session *s, bool two) {
+    enum { FIRST = 10, SECOND = 6 };
+    Move first[FIRST], second[SECOND];
+    int nf = top_cells(s, first, two ? 6 : FIRST);
+    Board *b = &s->pos->b;
+    if (!nf) {
+        out_line(s, "ERROR no move: the board is full");
+        return;
+    }
+    int searches = two ? nf * SECOND : nf, done = 0;
+    Move best1 = first[0], best2 = MOVE_NONE;
+    int64_t best_gap = INT64_MAX;
+    int32_t best_v = 0;
+    for (int i = 0; i < nf; i++) {
+        pos_play(s->pos, first[i]);
+        int ns = two ? top_cells(s, second, SECOND) : 1;
+        for (int j = 0; j < ns; j++) {
+            if (two)
+                pos_play(s->pos, second[j]);
+            SearchLimits l = share_limits(s, done < searches ? done : searches - 1, searches);
+            done++;
+            l.randomize = false;
+            SearchInfo info;
+            engine_think(s->engine, s->pos, &l, NULL, NULL, &info);
+            /* the score for the side that was to move at the command */
+            int32_t v = two ? info.score : -info.score;
+            int64_t gap = value_is_mate(v) ? INT64_MAX / 2 : llabs((long long)v - s->balance_bias);
+            if (gap < best_gap) {
+                best_gap = gap, best_v = v;
+                best1 = first[i], best2 = two ? second[j] : MOVE_NONE;
+            }
+            if (two)
+                pos_undo(s->pos);
+        }
+        pos_undo(s->pos);
+        if (engine_stopped(s->engine))
+            break;
+    }
+    char ev[32];
+    score_text(best_v, ev, sizeof ev);
+    pos_play(s->pos, best1);
+    if (two) {
+        pos_play(s->pos, best2);
+        out_line(s, "MESSAGE balance %d,%d %d,%d ev %s (wanted %d)", board_x(b, best1),
+                 board_y(b, best1), board_x(b, best2), board_y(b, best2), ev, (int)s->balance_bias);
+        out_line(s, "%d,%d %d,%d", board_x(b, best1), board_y(b, best1), board_x(b, best2),
+                 board_y(b, best2));
+    } else {
+        out_line(s, "MESSAGE balance %d,%d ev %s (wanted %d)", board_x(b, best1), board_y(b, best1),
+                 ev, (int)s->balance_bias);
+        out_line(s, "%d,%d", board_x(b, best1), board_y(b, best1));
+    }
+}
+
 static void search_body(Session *s);
 
 static void *search_main(void *arg) {
@@ -176,6 +386,14 @@ static void *search_main(void *arg) {
 static void search_body(Session *s) {
     if (s->think == THINK_SWAP2_0) {
         swap2_open(s);
+        return;
+    }
+    if (s->think == THINK_NBEST) {
+        nbest(s);
+        return;
+    }
+    if (s->think == THINK_BALANCE1 || s->think == THINK_BALANCE2) {
+        balance(s, s->think == THINK_BALANCE2);
         return;
     }
     SearchInfo info;
@@ -342,7 +560,7 @@ static void apply_info(Session *s, const Command *c) {
     static const char *const numeric[] = {
         "timeout_turn", "timeout_match", "time_left", "max_memory", "hash_size", "rule",
         "thread_num",   "max_depth",     "max_node",  "random",     "oneply",    "features_off",
-        "seed",         "game_type"};
+        "seed",         "game_type",     "strength"};
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0] && !num; i++)
         if (!strcmp(k, numeric[i])) {
             /* INFO has no reply: say it with the next one */
@@ -397,6 +615,8 @@ static void apply_info(Session *s, const Command *c) {
         s->randomize = v != 0;
     } else if (!strcmp(k, "oneply") && num) {
         s->one_ply = v != 0;
+    } else if (!strcmp(k, "strength") && num) {
+        s->strength = v < 0 ? 0 : v > 100 ? 100 : (int)v;
     } else if (!strcmp(k, "features_off") && num) {
         s->features_off = v < 0 ? 0 : (uint32_t)v & FEAT_ALL;
     } else if (!strcmp(k, "seed") && num) {
@@ -504,6 +724,7 @@ int session_run(int in_fd, FILE *out) {
     s->time_left = INT64_MAX;
     s->threads = 1;
     s->randomize = true;
+    s->strength = 100;
     s->seed = (uint64_t)now_ns();
     static LineReader lr;
     lr_init(&lr, in_fd);
@@ -691,6 +912,31 @@ int session_run(int in_fd, FILE *out) {
         }
         case CMD_YXHASHCLEAR:
             engine_clear_hash(s->engine);
+            break;
+        case CMD_YXSHOWINFO: /* a GUI is there: say what it may set */
+            out_line(s, "MESSAGE INFO MAX_THREAD_NUM 64");
+            out_line(s, "MESSAGE INFO MAX_HASH_SIZE 30");
+            break;
+        case CMD_YXNBEST:
+        case CMD_YXBALANCEONE:
+        case CMD_YXBALANCETWO:
+            if (!check_started(s))
+                break;
+            if (b->stones >= b->width * b->height - (c.kind == CMD_YXBALANCETWO)) {
+                out_line(s, "ERROR the board is full");
+                break;
+            }
+            if (c.kind == CMD_YXNBEST) {
+                if (c.a < 1) {
+                    out_line(s, "ERROR YXNBEST needs a count of 1 or more");
+                    break;
+                }
+                s->nbest = c.a > SEARCH_EXCLUDE_MAX ? SEARCH_EXCLUDE_MAX : (int)c.a;
+                think(s, THINK_NBEST);
+            } else {
+                s->balance_bias = c.a < -20000 ? -20000 : c.a > 20000 ? 20000 : (int32_t)c.a;
+                think(s, c.kind == CMD_YXBALANCEONE ? THINK_BALANCE1 : THINK_BALANCE2);
+            }
             break;
         default:
             break;

@@ -83,6 +83,8 @@ void engine_clear_hash(Engine *e) { atomic_store(&e->clear_pending, true); }
 
 void engine_arm(Engine *e) { atomic_store(&e->stop_request, false); }
 
+bool engine_stopped(const Engine *e) { return atomic_load(&((Engine *)e)->stop_request); }
+
 void engine_stop(Engine *e) {
     atomic_store(&e->stop_request, true);
     atomic_store(&e->stop, true);
@@ -115,6 +117,14 @@ static void thread_prepare(SearchThread *t, Engine *e, int id, const Pos *p) {
     t->rng = e->limits.seed * 0x9E3779B97F4A7C15ULL + (uint64_t)id + 1;
 }
 
+/* Is m one of the root moves the caller excluded (N-best)? */
+static bool excluded(const SearchLimits *l, Move m) {
+    for (int i = 0; i < l->exclude_count; i++)
+        if (l->exclude[i] == m)
+            return true;
+    return false;
+}
+
 /* The root moves in order; every legal candidate when the side to move is
  * lost anyway (no defence leaves the opponent without an open four). */
 static int build_root(SearchThread *t) {
@@ -135,6 +145,11 @@ static int build_root(SearchThread *t) {
             }
     }
     sort_moves(list, n);
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (!excluded(&t->eng->limits, list[i].m))
+            list[kept++] = list[i];
+    n = kept;
     for (int i = 0; i < n; i++) {
         t->root[i].move = list[i].m;
         t->root[i].score = t->root[i].prev_score = -VALUE_INF;
@@ -311,17 +326,18 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
     if (b->cand_count == 0)
         return finish(e, main_t, legal_fallback(mp), 0, "book", result);
     Move m;
-    if (find_fives(mp, s, &m, 1))
+    bool shortcuts = l->exclude_count == 0; /* N-best: the excluded moves may be these */
+    if (shortcuts && find_fives(mp, s, &m, 1))
         return finish(e, main_t, m, VALUE_MATE - 1, "forced", result);
     Move of;
     int ft = five_threat(mp, o, &of);
-    if (ft == FIVE_UNSTOPPABLE) {
+    if (ft == FIVE_UNSTOPPABLE && shortcuts) {
         /* lost: block one five if that is legal, else any legal move (renju
          * black never plays a forbidden point, even when it is the only block) */
         Move m2 = move_legal(mp, of, s) ? of : legal_fallback(mp);
         return finish(e, main_t, m2, -(VALUE_MATE - 2), "forced", result);
     }
-    if (ft == FIVE_NONE && find_flex4(mp, s, &m, 1))
+    if (shortcuts && ft == FIVE_NONE && find_flex4(mp, s, &m, 1))
         return finish(e, main_t, m, VALUE_MATE - 3, "forced", result);
     if (l->one_ply)
         return finish(e, main_t, one_ply_move(e, main_t), 0, "weights", result);
@@ -343,7 +359,7 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
         int32_t score;
         const char *source;
         m = root_threats(e, main_t, &score, &source);
-        if (m != MOVE_NONE)
+        if (m != MOVE_NONE && !excluded(l, m))
             return finish(e, main_t, m, score, source, result);
     }
 

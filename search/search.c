@@ -290,7 +290,8 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
             int32_t lo = alpha;
             bool widen = randomize && exact_ref && !value_is_mate(alpha);
             if (widen)
-                lo = alpha - RANDOM_MARGIN;
+                lo = alpha - (t->eng->limits.random_margin > 0 ? t->eng->limits.random_margin
+                                                               : RANDOM_MARGIN);
             v = -search(t, -lo - 1, -lo, depth - 1, 1, false, true);
             if (!t->aborted && v > lo) {
                 rm->near_best = widen;

@@ -24,6 +24,8 @@
 
 typedef enum { DRIVER_AUTO, DRIVER_PVS, DRIVER_MTDF } Driver;
 
+enum { SEARCH_EXCLUDE_MAX = 32 };
+
 /* Search features that can be switched off (INFO features_off <mask>), to
  * measure what each one gains in self-play. */
 enum {
@@ -57,6 +59,10 @@ typedef struct SearchLimits {
     uint32_t features_off; /* FEAT_* bits: features switched off (0 for play) */
     bool one_ply;          /* no search: the best-weighted cell (seeds 000/002), after
                               taking a five and blocking one */
+    int random_margin;     /* randomising: root moves within this of the best may be
+                              chosen (0: the default, RANDOM_MARGIN) */
+    int exclude_count;     /* root moves not to play (N-best: the ones already given) */
+    Move exclude[SEARCH_EXCLUDE_MAX];
 } SearchLimits;
 
 /* Defaults: 5 s a move, no match limit, one thread, no randomisation. */
@@ -105,5 +111,8 @@ void engine_arm(Engine *e);
  * holds until engine_arm: every engine_think started after it returns at
  * once too (a swap2 decision made of several searches stops whole). */
 void engine_stop(Engine *e);
+
+/* Has a stop been asked for since the last engine_arm? */
+bool engine_stopped(const Engine *e);
 
 #endif

@@ -1,5 +1,7 @@
 /* tests/check_protocol.c — pbrain-quinto end to end: scripted sessions over
  * pipes against the built binary ($QUINTO_BRAIN). */
+#include <dirent.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -829,6 +831,175 @@ START_TEST(test_many_games_one_process) {
 }
 END_TEST
 
+
+/* Entries in a folder, "." and ".." aside. */
+static int entries(const char *dir) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d)
+        closedir(d);
+    return n;
+}
+
+START_TEST(test_writes_no_files) {
+    /* Quinto keeps nothing on disk: no file in its working folder nor in
+     * INFO folder, through a game, a swap2 decision and END */
+    char work[128], folder[128];
+    snprintf(work, sizeof work, "/tmp/quinto-%ld-cwd", (long)getpid());
+    snprintf(folder, sizeof folder, "/tmp/quinto-%ld-folder", (long)getpid());
+    mkdir(work, 0755);
+    mkdir(folder, 0755);
+    static Child c;
+    char err[256];
+    ck_assert_msg(child_spawn(&c, brain_path(), work, NULL, err, sizeof err), "%s", err);
+    child_send(&c, "INFO folder %s", folder);
+    child_send(&c, "INFO timeout_turn 200");
+    child_send(&c, "START 15");
+    expect(&c, "OK");
+    child_send(&c, "BEGIN");
+    int x, y;
+    expect_move(&c, 15, 15, &x, &y, 10000);
+    child_send(&c, "TURN %d,%d", x == 0 ? 1 : 0, 0);
+    expect_move(&c, 15, 15, NULL, NULL, 10000);
+    child_send(&c, "SWAP2BOARD\n7,7\n7,8\n8,8\nDONE");
+    reply(&c, 10000);
+    child_send(&c, "END");
+    child_stop(&c, 3000);
+    child_free(&c);
+    ck_assert_int_eq(entries(work), 0);
+    ck_assert_int_eq(entries(folder), 0);
+    rmdir(work);
+    rmdir(folder);
+}
+END_TEST
+
+
+/* Read lines until a non-MESSAGE one; MESSAGE lines starting with prefix are
+ * copied to msgs (up to cap), counted in *count. */
+static const char *collect(Child *c, const char *prefix, char msgs[][256], int cap, int *count,
+                           int timeout_ms) {
+    char err[128];
+    long long end = now_ms() + timeout_ms;
+    *count = 0;
+    for (;;) {
+        long long left = end - now_ms();
+        int r = child_read(c, left > 0 ? (int)left : 0, err, sizeof err);
+        ck_assert_msg(r == LR_LINE, "no reply within %d ms", timeout_ms);
+        const char *l = child_line(c);
+        if (strncmp(l, "MESSAGE", 7))
+            return l;
+        if (!strncmp(l + 8, prefix, strlen(prefix))) {
+            if (*count < cap)
+                snprintf(msgs[*count], 256, "%s", l + 8);
+            (*count)++;
+        }
+    }
+}
+
+START_TEST(test_analysis_commands) {
+    static char msgs[64][256];
+    int n;
+    /* infinite analysis (Yixin-Board's two values): a report per iteration
+     * until YXSTOP, then the move */
+    Child *c = brain();
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "YXSHOWINFO");
+    child_send(c, "INFO timeout_match 100000000");
+    child_send(c, "INFO timeout_turn 2000000");
+    child_send(c, "YXBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE");
+    child_send(c, "YXNBEST 1");
+    sleep_ms(1500);
+    char err[128];
+    int reports = 0;
+    while (child_read(c, 0, err, sizeof err) == LR_LINE) {
+        ck_assert_msg(!strncmp(child_line(c), "MESSAGE", 7), "before YXSTOP: '%s'", child_line(c));
+        reports += strstr(child_line(c), " depth ") != NULL;
+    }
+    ck_assert_int_ge(reports, 2);
+    child_send(c, "YXSTOP");
+    const char *mv = collect(c, "nbest 1/1 ", msgs, 64, &n, 10000);
+    int x, y;
+    ck_assert_msg(codec_parse_xy(mv, &x, &y), "'%s'", mv);
+    ck_assert_int_eq(n, 1);
+
+    /* YXNBEST 5: five different moves with a score and a line each, then the
+     * first of them */
+    child_send(c, "INFO timeout_match 0");
+    child_send(c, "INFO timeout_turn 2500");
+    child_send(c, "YXBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE");
+    child_send(c, "YXNBEST 5");
+    mv = collect(c, "nbest ", msgs, 64, &n, 15000);
+    int k = 0, xs[5], ys[5];
+    for (int i = 0; i < n && i < 64; i++) {
+        int rank, total;
+        char pv[200];
+        if (sscanf(msgs[i], "nbest %d/%d %d,%d ev %*s depth %*d pv %199[^\n]", &rank, &total,
+                   &xs[k < 5 ? k : 4], &ys[k < 5 ? k : 4], pv) == 5) {
+            ck_assert_int_eq(rank, k + 1);
+            ck_assert_int_eq(total, 5);
+            k++;
+        }
+    }
+    ck_assert_int_eq(k, 5);
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < i; j++)
+            ck_assert(xs[i] != xs[j] || ys[i] != ys[j]);
+    ck_assert(codec_parse_xy(mv, &x, &y) && x == xs[0] && y == ys[0]);
+
+    /* balance: one move, then two, on empty cells */
+    child_send(c, "INFO timeout_turn 1500");
+    child_send(c, "YXBOARD\n7,7,2\nDONE");
+    child_send(c, "YXBALANCEONE 0");
+    mv = collect(c, "balance ", msgs, 64, &n, 15000);
+    ck_assert_msg(codec_parse_xy(mv, &x, &y) && !(x == 7 && y == 7) && n == 1, "'%s'", mv);
+    child_send(c, "YXBOARD\nDONE");
+    child_send(c, "YXBALANCETWO 0");
+    mv = collect(c, "balance ", msgs, 64, &n, 15000);
+    Reply rep;
+    codec_parse_reply(mv, &rep);
+    ck_assert_msg(rep.kind == REPLY_MOVES && rep.count == 2 && n == 1, "'%s'", mv);
+    ck_assert(rep.xs[0] != rep.xs[1] || rep.ys[0] != rep.ys[1]);
+    child_send(c, "YXNBEST 0");
+    expect_prefix(c, "ERROR");
+    finish(c);
+}
+END_TEST
+
+/* The node count of the last report before the move. */
+static long long last_nodes(Child *c, int timeout_ms) {
+    static char msgs[64][256];
+    int n;
+    const char *mv = collect(c, "depth ", msgs, 64, &n, timeout_ms);
+    int x, y;
+    ck_assert_msg(codec_parse_xy(mv, &x, &y), "'%s'", mv);
+    ck_assert_int_gt(n, 0);
+    const char *p = strstr(msgs[(n < 64 ? n : 64) - 1], " n ");
+    ck_assert(p);
+    return atoll(p + 3);
+}
+
+START_TEST(test_strength_levels) {
+    /* INFO strength: a smaller search at lower levels, a full one at 100 */
+    Child *c = brain();
+    child_send(c, "INFO timeout_turn 1000");
+    child_send(c, "START 15");
+    expect(c, "OK");
+    long long nodes[3];
+    const int levels[3] = {0, 40, 100};
+    for (int i = 0; i < 3; i++) {
+        child_send(c, "INFO strength %d", levels[i]);
+        child_send(c, "BOARD\n7,7,2\n8,8,1\n7,8,2\n9,9,1\nDONE");
+        nodes[i] = last_nodes(c, 10000);
+    }
+    ck_assert_msg(nodes[0] < 2000 && nodes[1] < 60000 && nodes[2] > nodes[1],
+                  "nodes at 0, 40, 100: %lld %lld %lld", nodes[0], nodes[1], nodes[2]);
+    finish(c);
+}
+END_TEST
+
 Suite *suite_protocol(void) {
     Suite *s = suite_create("protocol");
     TCase *tc = tcase_create("e2e");
@@ -854,6 +1025,12 @@ Suite *suite_protocol(void) {
     tcase_add_test(th, test_hostile_pipes_and_signals);
     tcase_add_test(th, test_full_128_board);
     tcase_add_test(th, test_many_games_one_process);
+    tcase_add_test(th, test_writes_no_files);
     suite_add_tcase(s, th);
+    TCase *ta = tcase_create("analysis");
+    tcase_set_timeout(ta, 120);
+    tcase_add_test(ta, test_analysis_commands);
+    tcase_add_test(ta, test_strength_levels);
+    suite_add_tcase(s, ta);
     return s;
 }
