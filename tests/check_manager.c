@@ -16,6 +16,7 @@
 #include "../tournaments/process.h"
 #include "../tournaments/openings.h"
 #include "../tournaments/records.h"
+#include "../tournaments/review.h"
 #include "../tournaments/stats.h"
 #include "testutil.h"
 
@@ -394,6 +395,66 @@ END_TEST
 
 /* Run the manager with arguments; its exit status, and what it printed in out. */
 
+
+static int run_manager(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+START_TEST(test_review_parsing) {
+    /* the same game in every form review reads */
+    static Record r;
+    char err[256];
+    const char *psq = "Piskvorky 15x15, 11:11, 0\n8,8,100\n1,1,50\n9,8,10\nQuinto\nOther\n-1\n";
+    ck_assert_msg(review_parse_game(psq, 0, 20, 20, RULE_FREESTYLE, &r, err, sizeof err), "%s", err);
+    ck_assert(r.width == 15 && r.count == 3 && r.x[0] == 7 && r.y[0] == 7 && r.x[2] == 8);
+    const char *sgf = "(;FF[4]GM[4]SZ[15]RU[renju]PB[a]PW[b];B[hh];W[aa];B[ih])\n";
+    ck_assert_msg(review_parse_game(sgf, 0, 20, 20, RULE_FREESTYLE, &r, err, sizeof err), "%s", err);
+    ck_assert(r.width == 15 && r.rule == RULE_RENJU && r.count == 3 && r.x[2] == 8 && r.y[2] == 7);
+    const char *tsv = "game\topening\tblack\twhite\tresult\treason\tdetail\tmoves\tblack_ms\twhite_ms\n"
+                      "1\t1\ta\tb\t1-0\tfive\t-\t7,7;0,0\t5\t5\n"
+                      "2\t1\tb\ta\t1-0\tfive\t-\t7,7;0,0;8,7\t5\t5\n";
+    ck_assert_msg(review_parse_game(tsv, 2, 15, 15, RULE_STANDARD, &r, err, sizeof err), "%s", err);
+    ck_assert(r.count == 3 && r.rule == RULE_STANDARD && r.x[2] == 8);
+    ck_assert(review_parse_game(tsv, 0, 15, 15, RULE_STANDARD, &r, err, sizeof err) && r.count == 2);
+    ck_assert(!review_parse_game(tsv, 7, 15, 15, RULE_STANDARD, &r, err, sizeof err));
+    ck_assert(review_parse_game("freestyle 15 7,7 0,0 8,7", 0, 20, 20, RULE_RENJU, &r, err, sizeof err));
+    ck_assert(r.rule == RULE_FREESTYLE && r.count == 3);
+    /* refused: a stone twice, off the board, colours out of turn, nothing */
+    ck_assert(!review_parse_game("Piskvorky 15x15\n1,1,0\n1,1,0\n", 0, 15, 15, 0, &r, err, sizeof err));
+    ck_assert(!review_parse_game("Piskvorky 15x15\n16,1,0\n", 0, 15, 15, 0, &r, err, sizeof err));
+    ck_assert(!review_parse_game("(;SZ[15];B[aa];B[bb])", 0, 15, 15, 0, &r, err, sizeof err));
+    ck_assert(!review_parse_game("", 0, 15, 15, 0, &r, err, sizeof err) && err[0]);
+    int v;
+    ck_assert(review_parse_score("-215", &v) && v == -215);
+    ck_assert(review_parse_score("+M7", &v) && v == 30000 - 7);
+    ck_assert(review_parse_score("-M12", &v) && v == -(30000 - 12));
+    ck_assert(!review_parse_score("abc", &v));
+}
+END_TEST
+
+START_TEST(test_review_game) {
+    /* white's second move into the corner loses the game (black then makes
+     * an open four): the review names it, and black made none */
+    FILE *f = fopen(tmp("blunder.txt"), "w");
+    ck_assert(f);
+    fprintf(f, "freestyle 15 7,7 0,0 8,7 0,14 9,7 14,14 10,7 14,0 11,7\n");
+    fclose(f);
+    const char *brain = getenv("QUINTO_BRAIN");
+    ck_assert(brain);
+    static char out[32768];
+    int st = run_manager(out, sizeof out, "review %s -engine cmd=%s -tc 500", tmp("blunder.txt"), brain);
+    ck_assert_msg(st == 0, "%s", out);
+    ck_assert_msg(strstr(out, "black: none"), "%s", out);
+    ck_assert_msg(strstr(out, "white: move 2 a15"), "%s", out);
+    ck_assert_msg(strstr(out, "Evaluation over the game"), "%s", out);
+    /* a file that is no game: a message, exit 2 */
+    f = fopen(tmp("nogame.txt"), "w");
+    fprintf(f, "hello\n");
+    fclose(f);
+    st = run_manager(out, sizeof out, "review %s -engine cmd=%s", tmp("nogame.txt"), brain);
+    ck_assert_int_eq(st, 2);
+    ck_assert_msg(strstr(out, "nogame.txt"), "%s", out);
+}
+END_TEST
+
 /* Processes whose working folder is dir. */
 static int processes_in(const char *dir) {
     int n = 0;
@@ -651,6 +712,8 @@ Suite *suite_manager(void) {
     tcase_add_test(tc, test_openings_files);
     tcase_add_test(tc, test_manager_binary);
     tcase_add_test(tc, test_manager_interrupt);
+    tcase_add_test(tc, test_review_parsing);
+    tcase_add_test(tc, test_review_game);
     tcase_add_test(tc, test_manager_many_games);
     tcase_add_test(tc, test_manager_refuses);
     tcase_add_test(tc, test_puzzle_report);

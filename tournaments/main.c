@@ -12,6 +12,7 @@
 
 #include "play.h"
 #include "process.h"
+#include "review.h"
 #include "tourney.h"
 
 static void usage(FILE *f) {
@@ -21,6 +22,7 @@ static void usage(FILE *f) {
         "       quinto-manager puzzles -engine cmd=PATH [-defender cmd=PATH] -file F [options]\n"
         "       quinto-manager play [-human black|white|both|none] [-engine ...] [options]\n"
         "       quinto-manager watch [-engine ...] [-engine ...] [options]\n"
+        "       quinto-manager review GAME [-engine ...] [-tc MS] [-threshold N] [-game K]\n"
         "\n"
         "games:\n"
         "  -rule R            freestyle, standard, renju, caro (=caro8), caro9, or 0 1 4 8 9\n"
@@ -28,7 +30,8 @@ static void usage(FILE *f) {
         "  -tc TURN[/MATCH]   milliseconds a move and a game (default 1000/0; 0 = none)\n"
         "  -tolerance MS      added to every reply limit, as GomocupJudge (default 1000)\n"
         "  -start-timeout MS  how long a brain may take to answer START (default 30000)\n"
-        "  -memory MIB        max_memory sent and enforced on peak resident memory\n"
+        "  -memory MIB        max_memory sent, and enforced as GomocupJudge does: the unique\n"
+        "                     set size of the brain's process tree after each move\n"
         "  -openings FILE|NAME  a file of testdata lines, Gomocup offsets or plain moves, or\n"
         "                     a shipped set by name: piskvork-f15, piskvork-f20, gomocupjudge-f20,\n"
         "                     cgomokucli-offset-f20, cgomokucli-pos-f20; each is played twice\n"
@@ -231,6 +234,40 @@ static bool preflight(const TourneyConfig *cfg, const EngineSpec *extra, const c
     return true;
 }
 
+/* quinto-manager review GAME: read the file, then review_run. */
+static int review_main(const char *file, const TourneyConfig *cfg, bool tc_given, int threshold,
+                       int game_no) {
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        fprintf(stderr, "quinto-manager review: cannot read %s: %s\n", file, strerror(errno));
+        return 2;
+    }
+    size_t cap = 1 << 20, n = 0;
+    char *text = malloc(cap + 1);
+    if (!text) {
+        fclose(f);
+        return 2;
+    }
+    n = fread(text, 1, cap, f);
+    text[n] = 0;
+    fclose(f);
+    static Record game;
+    char err[256];
+    bool ok = review_parse_game(text, game_no, cfg->game.width, cfg->game.height, cfg->game.rule,
+                                &game, err, sizeof err);
+    free(text);
+    if (!ok) {
+        fprintf(stderr, "quinto-manager review: %s: %s\n", file, err);
+        return 2;
+    }
+    ReviewConfig rc = {0};
+    rc.judge = cfg->engines[0];
+    rc.turn_ms = tc_given ? cfg->game.turn_ms : 1000;
+    rc.threshold = threshold;
+    rc.out = stdout;
+    return review_run(&rc, &game);
+}
+
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     static TourneyConfig cfg;
@@ -246,7 +283,9 @@ int main(int argc, char **argv) {
     cfg.live = isatty(STDOUT_FILENO);
     cfg.seed = (uint64_t)time(NULL);
     int i = 1;
-    bool puzzles = false, play = false, watch = false;
+    bool puzzles = false, play = false, watch = false, review = false;
+    const char *review_file = NULL;
+    int threshold = 600, game_no = 0;
     const char *human = NULL, *save_dir = NULL;
     int delay_ms = 500;
     bool tc_given = false;
@@ -261,6 +300,15 @@ int main(int argc, char **argv) {
             play = true;
         else if (!strcmp(argv[1], "watch"))
             watch = true;
+        else if (!strcmp(argv[1], "review")) {
+            review = true;
+            if (argc < 3 || argv[2][0] == '-') {
+                fprintf(stderr, "quinto-manager review: name the game (a .psq, an SGF, a -results "
+                                "file with -game K, or a testdata line in a file)\n");
+                return 2;
+            }
+            review_file = argv[2];
+        }
         else if (!strcmp(argv[1], "help")) {
             usage(stdout);
             return 0;
@@ -269,7 +317,7 @@ int main(int argc, char **argv) {
             usage(stderr);
             return 2;
         }
-        i = 2;
+        i = review ? 3 : 2;
     }
     EngineSpec each;
     engine_defaults(&each);
@@ -414,6 +462,10 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "-save")) {
             NEED_ARG();
             save_dir = argv[++i];
+        } else if (!strcmp(a, "-threshold")) {
+            INT_ARG(threshold, 1, 30000);
+        } else if (!strcmp(a, "-game")) {
+            INT_ARG(game_no, 1, INT_MAX);
         } else if (!strcmp(a, "-quiet")) {
             cfg.live = false;
         } else if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {
@@ -425,7 +477,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if ((play || watch) && cfg.engine_count == 0) {
+    if ((play || watch || review) && cfg.engine_count == 0) {
         /* the brain beside this program */
         EngineSpec *e = &cfg.engines[cfg.engine_count++];
         engine_defaults(e);
@@ -465,6 +517,8 @@ int main(int argc, char **argv) {
     }
     if (!preflight(&cfg, puzzles && have_defender ? &pz.defender : NULL, (play || watch) ? save_dir : NULL))
         return 2;
+    if (review)
+        return review_main(review_file, &cfg, tc_given, threshold, game_no);
     if (play || watch) {
         static PlayConfig pc;
         pc.rule = cfg.game.rule;

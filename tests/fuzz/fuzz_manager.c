@@ -1,7 +1,8 @@
 /* tests/fuzz/fuzz_manager.c — libFuzzer: the parsers quinto-manager runs on
  * text it did not write: opening lines in the three formats, testdata
- * records, and brain replies. Each line is parsed under several rules and
- * board sizes; what a parser accepts must be a position that can be set up. */
+ * records, brain replies, and whole games for review (.psq, SGF, results).
+ * Each line is parsed under several rules and board sizes; what a parser
+ * accepts must be a position that can be set up. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "../../brain/record.h"
 #include "../../protocol/codec.h"
 #include "../../tournaments/openings.h"
+#include "../../tournaments/review.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,6 +24,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int w = size ? 5 + data[0] % 30 : 15, h = size > 1 ? 5 + data[1] % 30 : 15;
     Rule rule = (Rule)((size > 2 ? data[2] : 0) % RULE_COUNT);
     char err[256];
+    /* the whole input as a game to review */
+    if (review_parse_game(text, size > 3 ? data[3] % 4 : 0, w, h, rule, &r, err, sizeof err)) {
+        if (r.count < 1 || r.count > RECORD_MAX_MOVES)
+            abort();
+        record_setup(&r, &b);
+    }
+    int score;
+    review_parse_score(text, &score);
     for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
          line = strtok_r(NULL, "\n", &save)) {
         if (opening_parse_line(line, w, h, rule, &r, err, sizeof err)) {
