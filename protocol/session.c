@@ -317,14 +317,36 @@ static int top_cells(Session *s, Move *out, int k) {
     return n;
 }
 
-/* YXBALANCEONE V / YXBALANCETWO V: of the most natural moves (pairs of
- * moves), the one after which a short search scores the position nearest V
- * for the side to move at the command. Prints and plays the move(s). */
+/* Is m within two cells (both ways) of a stone? Balanced openings stay
+ * natural: no stone thrown far away to spoil the shape. */
+static bool near_stones(const Board *b, Move m) {
+    int x = board_x(b, m), y = board_y(b, m);
+    for (int i = 0; i < b->ply; i++) {
+        Move h = b->history[i];
+        if (h == MOVE_PASS)
+            continue;
+        int dx = board_x(b, h) - x, dy = board_y(b, h) - y;
+        if (dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2)
+            return true;
+    }
+    return b->stones == 0;
+}
+
+/* YXBALANCEONE V / YXBALANCETWO V: the most natural moves (pairs: our move,
+ * then the opponent's), near the stones, each get a short search; the one
+ * whose score for the side that was to move at the command is nearest V is
+ * played and printed. */
 static void balance(Session *s, bool two) {
-    enum { FIRST = 10, SECOND = 6 };
+    enum { FIRST = 10, FIRST_TWO = 8, SECOND = 6 };
     Move first[FIRST], second[SECOND];
-    int nf = top_cells(s, first, two ? 6 : FIRST);
-    Board *b = &s->pos->b;
+    Pos *p = s->pos;
+    Board *b = &p->b;
+    int nf = 0;
+    Move all[FIRST * 3];
+    int na = top_cells(s, all, two ? FIRST_TWO * 3 : FIRST * 3);
+    for (int i = 0; i < na && nf < (two ? FIRST_TWO : FIRST); i++)
+        if (near_stones(b, all[i]))
+            first[nf++] = all[i];
     if (!nf) {
         out_line(s, "ERROR no move: the board is full");
         return;
@@ -334,35 +356,40 @@ static void balance(Session *s, bool two) {
     int64_t best_gap = INT64_MAX;
     int32_t best_v = 0;
     for (int i = 0; i < nf; i++) {
-        pos_play(s->pos, first[i]);
-        int ns = two ? top_cells(s, second, SECOND) : 1;
+        pos_play(p, first[i]);
+        int ns = 1;
+        if (two) {
+            Move more[SECOND * 3];
+            int nm = top_cells(s, more, SECOND * 3);
+            ns = 0;
+            for (int j = 0; j < nm && ns < SECOND; j++)
+                if (near_stones(b, more[j]))
+                    second[ns++] = more[j];
+        }
         for (int j = 0; j < ns; j++) {
             if (two)
-                pos_play(s->pos, second[j]);
+                pos_play(p, second[j]);
             SearchLimits l = share_limits(s, done < searches ? done : searches - 1, searches);
             done++;
             l.randomize = false;
             SearchInfo info;
-            engine_think(s->engine, s->pos, &l, NULL, NULL, &info);
-            /* the score for the side that was to move at the command */
-            int32_t v = two ? info.score : -info.score;
+            engine_think(s->engine, p, &l, NULL, NULL, &info);
+            int32_t v = two ? info.score : -info.score; /* for the side to move at the command */
             int64_t gap = value_is_mate(v) ? INT64_MAX / 2 : llabs((long long)v - s->balance_bias);
-            if (gap < best_gap) {
-                best_gap = gap, best_v = v;
-                best1 = first[i], best2 = two ? second[j] : MOVE_NONE;
-            }
+            if (gap < best_gap)
+                best_gap = gap, best_v = v, best1 = first[i], best2 = two ? second[j] : MOVE_NONE;
             if (two)
-                pos_undo(s->pos);
+                pos_undo(p);
         }
-        pos_undo(s->pos);
+        pos_undo(p);
         if (engine_stopped(s->engine))
             break;
     }
     char ev[32];
     score_text(best_v, ev, sizeof ev);
-    pos_play(s->pos, best1);
+    pos_play(p, best1);
     if (two) {
-        pos_play(s->pos, best2);
+        pos_play(p, best2);
         out_line(s, "MESSAGE balance %d,%d %d,%d ev %s (wanted %d)", board_x(b, best1),
                  board_y(b, best1), board_x(b, best2), board_y(b, best2), ev, (int)s->balance_bias);
         out_line(s, "%d,%d %d,%d", board_x(b, best1), board_y(b, best1), board_x(b, best2),

@@ -16,7 +16,7 @@
 #include "../tournaments/process.h"
 #include "../tournaments/openings.h"
 #include "../tournaments/records.h"
-#include "../tournaments/review.h"
+#include "../tournaments/analysis.h"
 #include "../tournaments/stats.h"
 #include "testutil.h"
 
@@ -455,6 +455,33 @@ START_TEST(test_review_game) {
 }
 END_TEST
 
+
+START_TEST(test_balanced_openings) {
+    /* quinto-manager openings -balance with Quinto: the file it writes is a
+     * set of three-stone openings the manager loads, each with its score */
+    const char *brain = getenv("QUINTO_BRAIN");
+    ck_assert(brain);
+    static char out[32768];
+    int st = run_manager(out, sizeof out,
+                         "openings -balance -engine cmd=%s -count 2 -depth 4 -max-ev 30000 -tc 600 "
+                         "-seed 9 -out %s",
+                         brain, tmp("bal.txt"));
+    ck_assert_msg(st == 0, "%s", out);
+    ck_assert_msg(strstr(out, "2 openings in 2 tries"), "%s", out);
+    Openings o;
+    char err[256];
+    ck_assert_msg(openings_load(&o, tmp("bal.txt"), 15, 15, RULE_FREESTYLE, err, sizeof err), "%s", err);
+    ck_assert_int_eq(o.count, 2);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(o.list[i].count, 3);
+        ck_assert_msg(strstr(o.list[i].source, "depth 4 ev "), "%s", o.list[i].source);
+    }
+    openings_free(&o);
+    st = run_manager(out, sizeof out, "openings -engine cmd=%s -count 2", brain);
+    ck_assert_int_eq(st, 2); /* no method named */
+}
+END_TEST
+
 /* Processes whose working folder is dir. */
 static int processes_in(const char *dir) {
     int n = 0;
@@ -714,6 +741,7 @@ Suite *suite_manager(void) {
     tcase_add_test(tc, test_manager_interrupt);
     tcase_add_test(tc, test_review_parsing);
     tcase_add_test(tc, test_review_game);
+    tcase_add_test(tc, test_balanced_openings);
     tcase_add_test(tc, test_manager_many_games);
     tcase_add_test(tc, test_manager_refuses);
     tcase_add_test(tc, test_puzzle_report);

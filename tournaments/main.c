@@ -12,7 +12,7 @@
 
 #include "play.h"
 #include "process.h"
-#include "review.h"
+#include "analysis.h"
 #include "tourney.h"
 
 static void usage(FILE *f) {
@@ -23,6 +23,8 @@ static void usage(FILE *f) {
         "       quinto-manager play [-human black|white|both|none] [-engine ...] [options]\n"
         "       quinto-manager watch [-engine ...] [-engine ...] [options]\n"
         "       quinto-manager review GAME [-engine ...] [-tc MS] [-threshold N] [-game K]\n"
+        "       quinto-manager openings -balance [-engine ...] -count N [-depth D] [-max-ev E]\n"
+        "                      [-tc MS] [-out FILE] [-rule R] [-size N] [-seed S]\n"
         "\n"
         "games:\n"
         "  -rule R            freestyle, standard, renju, caro (=caro8), caro9, or 0 1 4 8 9\n"
@@ -286,6 +288,9 @@ int main(int argc, char **argv) {
     bool puzzles = false, play = false, watch = false, review = false;
     const char *review_file = NULL;
     int threshold = 600, game_no = 0;
+    bool make_openings = false, balance_flag = false;
+    int open_count = 20, open_depth = 8, open_max_ev = 150;
+    const char *open_out = NULL;
     const char *human = NULL, *save_dir = NULL;
     int delay_ms = 500;
     bool tc_given = false;
@@ -300,6 +305,8 @@ int main(int argc, char **argv) {
             play = true;
         else if (!strcmp(argv[1], "watch"))
             watch = true;
+        else if (!strcmp(argv[1], "openings"))
+            make_openings = true;
         else if (!strcmp(argv[1], "review")) {
             review = true;
             if (argc < 3 || argv[2][0] == '-') {
@@ -462,6 +469,17 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "-save")) {
             NEED_ARG();
             save_dir = argv[++i];
+        } else if (!strcmp(a, "-balance")) {
+            balance_flag = true;
+        } else if (!strcmp(a, "-count")) {
+            INT_ARG(open_count, 1, 100000);
+        } else if (!strcmp(a, "-depth")) {
+            INT_ARG(open_depth, 1, 60);
+        } else if (!strcmp(a, "-max-ev")) {
+            INT_ARG(open_max_ev, 0, 30000);
+        } else if (!strcmp(a, "-out")) {
+            NEED_ARG();
+            open_out = argv[++i];
         } else if (!strcmp(a, "-threshold")) {
             INT_ARG(threshold, 1, 30000);
         } else if (!strcmp(a, "-game")) {
@@ -477,7 +495,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if ((play || watch || review) && cfg.engine_count == 0) {
+    if ((play || watch || review || make_openings) && cfg.engine_count == 0) {
         /* the brain beside this program */
         EngineSpec *e = &cfg.engines[cfg.engine_count++];
         engine_defaults(e);
@@ -519,6 +537,38 @@ int main(int argc, char **argv) {
         return 2;
     if (review)
         return review_main(review_file, &cfg, tc_given, threshold, game_no);
+    if (make_openings) {
+        if (!balance_flag) {
+            fprintf(stderr, "quinto-manager openings: say how: -balance (the brain's YXBALANCETWO)\n");
+            return 2;
+        }
+        if (cfg.game.width != cfg.game.height) {
+            fprintf(stderr, "quinto-manager openings: square boards only\n");
+            return 2;
+        }
+        BalanceConfig bc = {0};
+        bc.brain = cfg.engines[0];
+        bc.rule = cfg.game.rule;
+        bc.width = cfg.game.width;
+        bc.height = cfg.game.height;
+        bc.count = open_count;
+        bc.turn_ms = tc_given ? cfg.game.turn_ms : 2000;
+        bc.depth = open_depth;
+        bc.max_ev = open_max_ev;
+        bc.seed = cfg.seed;
+        bc.log = stderr;
+        bc.out = stdout;
+        if (open_out && !(bc.out = fopen(open_out, "w"))) {
+            fprintf(stderr, "quinto-manager openings: cannot write %s: %s\n", open_out, strerror(errno));
+            return 2;
+        }
+        int st = balance_openings_run(&bc);
+        if (open_out && fclose(bc.out) != 0) {
+            fprintf(stderr, "quinto-manager openings: cannot write %s: %s\n", open_out, strerror(errno));
+            return 2;
+        }
+        return st;
+    }
     if (play || watch) {
         static PlayConfig pc;
         pc.rule = cfg.game.rule;

@@ -11,7 +11,7 @@
 #include "../../brain/record.h"
 #include "../../protocol/codec.h"
 #include "../../tournaments/openings.h"
-#include "../../tournaments/review.h"
+#include "../../tournaments/analysis.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,8 +1,9 @@
-/* tournaments/review.h — game review: a brain's evaluation before and after
- * every move of a finished game, the first decisive mistake of each side and
- * a plot of the evaluation in the terminal. */
-#ifndef QUINTO_TOURNAMENTS_REVIEW_H
-#define QUINTO_TOURNAMENTS_REVIEW_H
+/* tournaments/analysis.h — asking a brain about positions rather than playing
+ * games: the review of a finished game (the evaluation before and after every
+ * move, each side's first decisive mistake, a plot in the terminal) and
+ * balanced openings (YXBALANCETWO, checked by a fixed-depth search). */
+#ifndef QUINTO_TOURNAMENTS_ANALYSIS_H
+#define QUINTO_TOURNAMENTS_ANALYSIS_H
 
 #include <stdio.h>
 
@@ -33,5 +34,24 @@ typedef struct {
 
 /* Review the game: returns 0, or 1 if the brain failed (message on stderr). */
 int review_run(const ReviewConfig *cfg, const Record *game);
+
+typedef struct {
+    EngineSpec brain;     /* answers YXBALANCETWO and scores (Quinto, Rapfi) */
+    Rule rule;
+    int width, height;
+    int count;            /* openings wanted */
+    int64_t turn_ms;      /* for each YXBALANCETWO */
+    int depth;            /* the check: a search of this depth scores the opening */
+    int max_ev;           /* kept when |score| <= this */
+    uint64_t seed;        /* where the first stone goes */
+    FILE *out;            /* the openings file (testdata lines) */
+    FILE *log;            /* progress and the summary */
+} BalanceConfig;
+
+/* Make cfg->count three-stone openings: a black stone near the centre, then
+ * the brain's YXBALANCETWO 0 (a white and a black stone), kept when a
+ * depth-limited search scores the result within max_ev. Returns 0 when all
+ * were made, 1 otherwise. */
+int balance_openings_run(const BalanceConfig *cfg);
 
 #endif

@@ -1,5 +1,5 @@
-/* tournaments/review.c */
-#include "review.h"
+/* tournaments/analysis.c */
+#include "analysis.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -311,43 +311,58 @@ static void plot(FILE *o, const int *bv, const bool *known, int n) {
     fprintf(o, "  (move)\n");
 }
 
-int review_run(const ReviewConfig *cfg, const Record *g) {
-    FILE *o = cfg->out;
-    Child c;
+/* Start a brain for analysis: START (or RECTSTART) answered OK, then the
+ * rule, the time and the engine's options. False with a message on stderr. */
+static bool brain_open(Child *c, const EngineSpec *e, int w, int h, Rule rule, int64_t turn_ms,
+                       const char *who) {
     char err[512];
-    const EngineSpec *e = &cfg->judge;
-    if (!child_spawn(&c, e->cmd, e->dir[0] ? e->dir : NULL, NULL, err, sizeof err)) {
-        fprintf(stderr, "review: %s\n", err);
-        return 1;
+    if (!child_spawn(c, e->cmd, e->dir[0] ? e->dir : NULL, NULL, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", who, err);
+        return false;
     }
-    if (g->width == g->height)
-        child_send(&c, "START %d", g->width);
+    if (w == h)
+        child_send(c, "START %d", w);
     else
-        child_send(&c, "RECTSTART %d,%d", g->width, g->height);
+        child_send(c, "RECTSTART %d,%d", w, h);
     for (;;) {
-        int r = child_read(&c, 30000, err, sizeof err);
+        int r = child_read(c, 30000, err, sizeof err);
         if (r != LR_LINE) {
-            fprintf(stderr, "review: %s did not answer START\n", e->name);
-            child_free(&c);
-            return 1;
+            fprintf(stderr, "%s: %s did not answer START\n", who, e->name);
+            child_free(c);
+            return false;
         }
         Reply rep;
-        codec_parse_reply(child_line(&c), &rep);
+        codec_parse_reply(child_line(c), &rep);
         if (rep.kind == REPLY_OK)
             break;
         if (rep.kind != REPLY_MESSAGE && rep.kind != REPLY_DEBUG) {
-            fprintf(stderr, "review: %s answered START with '%.100s'\n", e->name, child_line(&c));
-            child_free(&c);
-            return 1;
+            fprintf(stderr, "%s: %s answered START with '%.100s'\n", who, e->name, child_line(c));
+            child_free(c);
+            return false;
         }
     }
-    child_send(&c, "INFO rule %d", rule_to_protocol(g->rule));
-    child_send(&c, "INFO timeout_turn %lld", (long long)cfg->turn_ms);
-    child_send(&c, "INFO timeout_match 0");
-    child_send(&c, "INFO game_type 1");
-    child_send(&c, "INFO random 0"); /* Quinto: the best move, not a near-best one (others ignore it) */
+    child_send(c, "INFO rule %d", rule_to_protocol(rule));
+    child_send(c, "INFO timeout_turn %lld", (long long)turn_ms);
+    child_send(c, "INFO timeout_match 0");
+    child_send(c, "INFO game_type 1");
+    child_send(c, "INFO random 0"); /* Quinto: the best move, not a near-best one (others ignore it) */
     for (int i = 0; i < e->option_count; i++)
-        child_send(&c, "INFO %s %s", e->option_key[i], e->option_value[i]);
+        child_send(c, "INFO %s %s", e->option_key[i], e->option_value[i]);
+    return true;
+}
+
+static void brain_close(Child *c) {
+    child_send(c, "END");
+    child_stop(c, 1000);
+    child_free(c);
+}
+
+int review_run(const ReviewConfig *cfg, const Record *g) {
+    FILE *o = cfg->out;
+    Child c;
+    const EngineSpec *e = &cfg->judge;
+    if (!brain_open(&c, e, g->width, g->height, g->rule, cfg->turn_ms, "review"))
+        return 1;
 
     int n = g->count;
     /* bv[i]: the position before move i (i stones), black's view; i = n: the end */
@@ -356,7 +371,7 @@ int review_run(const ReviewConfig *cfg, const Record *g) {
     int *jx = malloc(sizeof(int) * ((size_t)n + 1)), *jy = malloc(sizeof(int) * ((size_t)n + 1));
     if (!bv || !known || !jx || !jy) {
         fprintf(stderr, "review: out of memory\n");
-        child_free(&c);
+        brain_close(&c);
         free(bv), free(known), free(jx), free(jy);
         return 1;
     }
@@ -395,9 +410,7 @@ int review_run(const ReviewConfig *cfg, const Record *g) {
     }
     if (o == stdout && isatty(1))
         fprintf(stderr, "\r%30s\r", "");
-    child_send(&c, "END");
-    child_stop(&c, 1000);
-    child_free(&c);
+    brain_close(&c);
 
     fprintf(o, "(scores: black's view, +1000 ~ 65%% expected score, +M7: a five in 7 plies)\n\n");
     fprintf(o, "%5s %-5s %-6s %8s %8s %8s  %s\n", "move", "cell", "by", "before", "after",
@@ -452,4 +465,112 @@ int review_run(const ReviewConfig *cfg, const Record *g) {
     plot(o, bv + 1, known + 1, n);
     free(bv), free(known), free(jx), free(jy);
     return failed;
+}
+
+/* ---- balanced openings ---- */
+
+/* Read replies until a move line: its text in out, the last score seen in
+ * *score (*known). False if the brain fails. */
+static bool read_answer(Child *c, int64_t wait_ms, char *out, size_t cap, int *score, bool *known) {
+    int64_t deadline = now_ms() + wait_ms;
+    *known = false;
+    for (;;) {
+        char err[128];
+        int64_t left = deadline - now_ms();
+        int r = child_read(c, left > 0 ? (int)left : 0, err, sizeof err);
+        if (r == LR_BAD)
+            continue;
+        if (r != LR_LINE)
+            return false;
+        Reply rep;
+        codec_parse_reply(child_line(c), &rep);
+        if (rep.kind == REPLY_MESSAGE || rep.kind == REPLY_DEBUG) {
+            const char *ev = strstr(rep.text, " ev ");
+            int s;
+            if (ev && review_parse_score(ev + 4, &s))
+                *score = s, *known = true;
+            continue;
+        }
+        snprintf(out, cap, "%.200s", child_line(c));
+        return rep.kind == REPLY_MOVE || rep.kind == REPLY_MOVES;
+    }
+}
+
+int balance_openings_run(const BalanceConfig *cfg) {
+    Child c;
+    if (!brain_open(&c, &cfg->brain, cfg->width, cfg->height, cfg->rule, cfg->turn_ms, "openings"))
+        return 1;
+    uint64_t rng = cfg->seed;
+    int made = 0, tries = 0, hist[5] = {0};
+    int cx = cfg->width / 2, cy = cfg->height / 2;
+    static short seen[1024][6];
+    while (made < cfg->count && tries < cfg->count * 5) {
+        tries++;
+        /* the first stone within two cells of the centre (renju: on it) */
+        int x0 = cx, y0 = cy;
+        if (cfg->rule != RULE_RENJU) {
+            x0 += (int)(splitmix64(&rng) % 5) - 2;
+            y0 += (int)(splitmix64(&rng) % 5) - 2;
+        }
+        child_send(&c, "INFO max_depth 100"); /* no cap */
+        child_send(&c, "INFO timeout_turn %lld", (long long)cfg->turn_ms);
+        child_send(&c, "YXBOARD\n%d,%d,2\nDONE", x0, y0);
+        child_send(&c, "YXBALANCETWO 0");
+        char line[256];
+        int score;
+        bool known;
+        if (!read_answer(&c, cfg->turn_ms * 2 + 10000, line, sizeof line, &score, &known)) {
+            fprintf(stderr, "openings: %s gave no answer to YXBALANCETWO ('%s')\n", cfg->brain.name,
+                    child_line(&c));
+            brain_close(&c);
+            return 1;
+        }
+        Reply rep;
+        codec_parse_reply(line, &rep);
+        if (rep.kind != REPLY_MOVES || rep.count != 2) {
+            fprintf(stderr, "openings: YXBALANCETWO answered '%s', not two moves\n", line);
+            brain_close(&c);
+            return 1;
+        }
+        int xs[3] = {x0, rep.xs[0], rep.xs[1]}, ys[3] = {y0, rep.ys[0], rep.ys[1]};
+        bool dup = false;
+        for (int k = 0; k < made && k < 1024 && !dup; k++)
+            dup = seen[k][0] == xs[0] && seen[k][1] == ys[0] && seen[k][2] == xs[1] &&
+                  seen[k][3] == ys[1] && seen[k][4] == xs[2] && seen[k][5] == ys[2];
+        if (dup)
+            continue;
+        /* the check: a fixed-depth search of the position, white to move */
+        child_send(&c, "INFO max_depth %d", cfg->depth);
+        child_send(&c, "INFO timeout_turn 600000");
+        child_send(&c, "BOARD\n%d,%d,2\n%d,%d,1\n%d,%d,2\nDONE", xs[0], ys[0], xs[1], ys[1], xs[2],
+                   ys[2]);
+        if (!read_answer(&c, 600000, line, sizeof line, &score, &known) || !known) {
+            fprintf(stderr, "openings: no scored answer for the check\n");
+            brain_close(&c);
+            return 1;
+        }
+        int black = -score; /* the search scored it for white, to move */
+        int a = abs(black);
+        fprintf(cfg->log, "opening %d: %d,%d %d,%d %d,%d  depth %d ev %+d (black's view)%s\n", made + 1,
+                xs[0], ys[0], xs[1], ys[1], xs[2], ys[2], cfg->depth, black,
+                a <= cfg->max_ev ? "" : "  -- not kept");
+        fflush(cfg->log);
+        if (a > cfg->max_ev)
+            continue;
+        hist[a < 25 ? 0 : a < 50 ? 1 : a < 100 ? 2 : a < 200 ? 3 : 4]++;
+        if (made < 1024)
+            for (int k = 0; k < 3; k++)
+                seen[made][2 * k] = (short)xs[k], seen[made][2 * k + 1] = (short)ys[k];
+        fprintf(cfg->out, "%s %d %d,%d %d,%d %d,%d | opening # balance %s depth %d ev %+d\n",
+                rule_name(cfg->rule), cfg->width, xs[0], ys[0], xs[1], ys[1], xs[2], ys[2],
+                cfg->brain.name, cfg->depth, black);
+        fflush(cfg->out);
+        made++;
+    }
+    brain_close(&c);
+    fprintf(cfg->log,
+            "\n%d openings in %d tries; |ev| at depth %d: <25: %d, 25-49: %d, 50-99: %d, 100-199: %d, "
+            ">=200: %d\n",
+            made, tries, cfg->depth, hist[0], hist[1], hist[2], hist[3], hist[4]);
+    return made == cfg->count ? 0 : 1;
 }
