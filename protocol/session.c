@@ -184,7 +184,14 @@ static void swap2_open(Session *s) {
     int64_t each = s->limits.turn_ms > 0 ? s->limits.turn_ms / 12 : 100;
     if (each > 500)
         each = 500;
+    int tried = 0;
     for (int i = 0; i < 6; i++) {
+        bool fits = true; /* small boards: a shape may reach off the edge */
+        for (int k = 0; k < 3; k++)
+            fits &= board_on(b, cx + shapes[i][2 * k], cy + shapes[i][2 * k + 1]);
+        if (!fits)
+            continue;
+        tried++;
         board_clear(b);
         pos_set_rule(s->pos, s->pos->rule); /* not s->rule: the reader may change it */
         for (int k = 0; k < 3; k++)
@@ -193,6 +200,10 @@ static void swap2_open(Session *s) {
         int32_t a = v < 0 ? -v : v;
         if (a < best_abs)
             best_abs = a, best_i = i;
+    }
+    if (!tried) { /* no shape fits (5x5): three cells of the middle row */
+        out_line(s, "%d,%d %d,%d %d,%d", cx - 1, cy, cx, cy, cx + 1, cy);
+        return;
     }
     out_line(s, "%d,%d %d,%d %d,%d", cx + shapes[best_i][0], cy + shapes[best_i][1],
              cx + shapes[best_i][2], cy + shapes[best_i][3], cx + shapes[best_i][4],

@@ -458,6 +458,21 @@ START_TEST(test_swap2) {
     child_send(c, "8,7");
     child_send(c, "DONE");
     expect_prefix(c, "ERROR");
+    /* small boards: the opening stones stay on the board (a fuzzing finding:
+     * 6x6 played a shape off the edge) */
+    for (int size = 5; size <= 7; size++) {
+        child_send(c, "START %d", size);
+        expect(c, "OK");
+        child_send(c, "SWAP2BOARD\nDONE");
+        codec_parse_reply(reply(c, 10000), &r);
+        ck_assert_int_eq(r.kind, REPLY_MOVES);
+        ck_assert_int_eq(r.count, 3);
+        for (int i = 0; i < 3; i++) {
+            ck_assert(r.xs[i] >= 0 && r.ys[i] >= 0 && r.xs[i] < size && r.ys[i] < size);
+            for (int j = 0; j < i; j++)
+                ck_assert(r.xs[i] != r.xs[j] || r.ys[i] != r.ys[j]);
+        }
+    }
     finish(c);
 }
 END_TEST
