@@ -482,6 +482,45 @@ START_TEST(test_balanced_openings) {
 }
 END_TEST
 
+
+START_TEST(test_swap2_games) {
+    /* -opening-rule swap2 with Quinto on both sides: the proposer's three
+     * stones and the chooser's answer are in each game's line, the games are
+     * played out, the colours in the records are the chosen ones */
+    const char *brain = getenv("QUINTO_BRAIN");
+    ck_assert(brain);
+    static char out[32768];
+    int st = run_manager(out, sizeof out,
+                         "match -engine cmd=%s name=A -engine cmd=%s name=B -tc 300 -games 2 "
+                         "-opening-rule swap2 -quiet -results %s",
+                         brain, brain, tmp("swap2.tsv"));
+    ck_assert_msg(st == 0, "%s", out);
+    ck_assert_msg(strstr(out, "game 1: ") && strstr(out, "[swap2: A proposes "), "%s", out);
+    ck_assert_msg(strstr(out, "game 2: ") && strstr(out, "[swap2: B proposes "), "%s", out);
+    FILE *f = fopen(tmp("swap2.tsv"), "r");
+    ck_assert(f);
+    char line[8192];
+    int games = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "game\t", 5))
+            continue;
+        games++;
+        ck_assert_msg(strstr(line, "\tfive\t") || strstr(line, "\tboard full\t"), "%s", line);
+        /* at least the three proposed stones and a move of each side */
+        int moves = 1;
+        for (const char *p = strchr(line, ';'); p; p = strchr(p + 1, ';'))
+            moves++;
+        ck_assert_int_ge(moves, 5);
+    }
+    fclose(f);
+    ck_assert_int_eq(games, 2);
+    st = run_manager(out, sizeof out,
+                     "match -engine cmd=%s -engine cmd=%s -opening-rule swap2 -openings piskvork-f15",
+                     brain, brain);
+    ck_assert_int_eq(st, 2);
+}
+END_TEST
+
 /* Processes whose working folder is dir. */
 static int processes_in(const char *dir) {
     int n = 0;
@@ -742,6 +781,7 @@ Suite *suite_manager(void) {
     tcase_add_test(tc, test_review_parsing);
     tcase_add_test(tc, test_review_game);
     tcase_add_test(tc, test_balanced_openings);
+    tcase_add_test(tc, test_swap2_games);
     tcase_add_test(tc, test_manager_many_games);
     tcase_add_test(tc, test_manager_refuses);
     tcase_add_test(tc, test_puzzle_report);

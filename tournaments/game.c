@@ -150,6 +150,154 @@ static void record_move(GameResult *res, int x, int y, int ms) {
     m->count++;
 }
 
+
+/* One SWAP2BOARD exchange: the stones so far (black first) to the side's
+ * brain, its reply parsed into rep within the turn limit. False (and the game
+ * lost by the side's colour) on silence, a crash or a reply that is not a
+ * swap2 answer. */
+static bool swap2_ask(const GameConfig *cfg, Side *s, GameResult *res, int loser, Reply *rep) {
+    Child *c = s->c;
+    child_resume(c);
+    bool sent = child_send(c, "SWAP2BOARD");
+    for (int i = 0; i < res->moves->count && sent; i++)
+        sent = child_send(c, "%d,%d", res->moves->x[i], res->moves->y[i]);
+    sent = sent && child_send(c, "DONE");
+    if (!sent) {
+        lose(res, loser, END_CRASH, "%s", "its input pipe is closed");
+        return false;
+    }
+    int64_t limit = cfg->tolerance_ms + (s->turn_ms > 0 ? s->turn_ms : 24LL * 3600 * 1000);
+    int64_t t0 = now_ms();
+    for (;;) {
+        char lerr[128];
+        int r = child_read(c, wait_ms(t0 + limit - now_ms()), lerr, sizeof lerr);
+        if (r == LR_TIMEOUT) {
+            lose(res, loser, END_TIME, "%s", "no swap2 answer in time");
+            return false;
+        }
+        if (r == LR_EOF) {
+            lose(res, loser, END_CRASH, "%s", "exited or closed its output");
+            return false;
+        }
+        if (r == LR_BAD) {
+            lose(res, loser, END_BAD_REPLY, "%s", lerr);
+            return false;
+        }
+        codec_parse_reply(child_line(c), rep);
+        if (rep->kind == REPLY_MESSAGE || rep->kind == REPLY_DEBUG)
+            continue;
+        break;
+    }
+    int64_t spent = now_ms() - t0;
+    s->replied_at = now_ms();
+    if (s->match_ms > 0)
+        s->time_left -= spent; /* on its match clock like any move */
+    res->time_ms[loser] += spent;
+    res->replies[loser]++;
+    if (spent > res->max_ms[loser])
+        res->max_ms[loser] = spent;
+    if (cfg->suspend) {
+        struct timespec grace = {0, REPLY_GRACE_MS * 1000000L};
+        nanosleep(&grace, NULL);
+        child_suspend(c);
+    }
+    return true;
+}
+
+/* Put the stones of a swap2 answer on the board (they must be empty cells,
+ * renju black not on a forbidden point). */
+static bool swap2_place(const GameConfig *cfg, Board *b, GameResult *res, const Reply *rep,
+                        int first, int count, int loser) {
+    for (int i = first; i < first + count; i++) {
+        int x = rep->kind == REPLY_MOVE ? rep->x : rep->xs[i - first];
+        int y = rep->kind == REPLY_MOVE ? rep->y : rep->ys[i - first];
+        Outcome o = rule_judge(b, x, y, cfg->rule);
+        char mv[32];
+        snprintf(mv, sizeof mv, "%d,%d", x, y);
+        if (o == OUTCOME_ILLEGAL || o == OUTCOME_FORBIDDEN) {
+            lose(res, loser, o == OUTCOME_ILLEGAL ? END_ILLEGAL : END_FORBIDDEN, "%s", mv);
+            return false;
+        }
+        board_play(b, board_move_at(b, x, y));
+        record_move(res, x, y, 0);
+    }
+    return true;
+}
+
+/* The swap2 opening: sides[BLACK] proposes, sides[WHITE] chooses. Leaves the
+ * stones on b, the sides in their real colours (swapped when so chosen).
+ * False when a side lost in it. */
+static bool swap2_opening(const GameConfig *cfg, Side *sides, Board *b, GameResult *res) {
+    Side *a = &sides[BLACK], *bb = &sides[WHITE]; /* a proposes, bb chooses */
+    Reply rep;
+    if (!swap2_ask(cfg, a, res, BLACK, &rep))
+        return false;
+    if (rep.kind != REPLY_MOVES || rep.count != 3) {
+        lose(res, BLACK, END_BAD_REPLY, "swap2: '%.100s' is not three stones", child_line(a->c));
+        return false;
+    }
+    if (!swap2_place(cfg, b, res, &rep, 0, 3, BLACK))
+        return false;
+    char *log = res->swap2_log;
+    size_t cap = sizeof res->swap2_log;
+    int k = snprintf(log, cap, "%s proposes %d,%d %d,%d %d,%d; ", a->spec->name, rep.xs[0],
+                     rep.ys[0], rep.xs[1], rep.ys[1], rep.xs[2], rep.ys[2]);
+    if (!swap2_ask(cfg, bb, res, WHITE, &rep))
+        return false;
+    bool a_black = true;
+    if (rep.kind == REPLY_SWAP) {
+        a_black = false;
+        snprintf(log + k, cap - (size_t)k, "%s swaps (black)", bb->spec->name);
+    } else if (rep.kind == REPLY_MOVE) {
+        if (!swap2_place(cfg, b, res, &rep, 0, 1, WHITE))
+            return false;
+        snprintf(log + k, cap - (size_t)k, "%s stays white, plays %d,%d", bb->spec->name, rep.x,
+                 rep.y);
+    } else if (rep.kind == REPLY_MOVES && rep.count == 2) {
+        if (!swap2_place(cfg, b, res, &rep, 0, 2, WHITE))
+            return false;
+        k += snprintf(log + k, cap - (size_t)k, "%s adds %d,%d %d,%d; ", bb->spec->name, rep.xs[0],
+                      rep.ys[0], rep.xs[1], rep.ys[1]);
+        if (!swap2_ask(cfg, a, res, BLACK, &rep))
+            return false;
+        if (rep.kind == REPLY_SWAP) {
+            snprintf(log + k, cap - (size_t)k, "%s swaps (black)", a->spec->name);
+        } else if (rep.kind == REPLY_MOVE) {
+            a_black = false; /* a takes white and plays its sixth stone */
+            if (!swap2_place(cfg, b, res, &rep, 0, 1, BLACK))
+                return false;
+            snprintf(log + k, cap - (size_t)k, "%s takes white, plays %d,%d", a->spec->name, rep.x,
+                     rep.y);
+        } else {
+            lose(res, BLACK, END_BAD_REPLY, "swap2: '%.100s' is neither SWAP nor a move", child_line(a->c));
+            return false;
+        }
+    } else {
+        lose(res, WHITE, END_BAD_REPLY, "swap2: '%.100s' is not SWAP, a move or two", child_line(bb->c));
+        return false;
+    }
+    if (!a_black) {
+        /* exchange the two sides whole; a side's own slot moves with it */
+        bool own[3] = {false, sides[BLACK].slot == &sides[BLACK].own,
+                       sides[WHITE].slot == &sides[WHITE].own};
+        Side t = sides[BLACK];
+        sides[BLACK] = sides[WHITE];
+        sides[WHITE] = t;
+        bool tmp = own[BLACK];
+        own[BLACK] = own[WHITE], own[WHITE] = tmp;
+        for (int c = BLACK; c <= WHITE; c++) {
+            sides[c].colour = c;
+            if (own[c])
+                sides[c].slot = &sides[c].own;
+            sides[c].c = &sides[c].slot->child;
+        }
+        res->swapped = true;
+    }
+    for (int c = BLACK; c <= WHITE; c++)
+        sides[c].has_position = false; /* each gets the whole position with BOARD */
+    return true;
+}
+
 void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec *white,
                const Record *opening, BrainSlot *black_slot, BrainSlot *white_slot,
                GameResult *res) {
@@ -175,6 +323,8 @@ void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec 
             lose(res, c, END_START, "%s", err);
             goto done;
         }
+    if (cfg->swap2 && opening->count == 0 && !swap2_opening(cfg, sides, &b, res))
+        goto done;
 
     Move last = MOVE_NONE;
     for (;;) {

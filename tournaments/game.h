@@ -37,6 +37,8 @@ typedef struct {
     bool no_renju_limit;   /* renju: play past size^2 - 25 stones (puzzle runs) */
     int start_timeout_ms;  /* for OK after START */
     bool log_messages;
+    bool swap2;            /* swap2 opening on an empty board (SWAP2BOARD): the engine
+                              scheduled as black proposes, the other chooses */
     const char *stderr_dir; /* brains' stderr files go here (NULL: discarded) */
 } GameConfig;
 
@@ -77,6 +79,8 @@ typedef struct {
     long peak_kib[3];        /* per colour: peak resident memory (VmHWM) seen */
     long uss_kib[3];         /* per colour: largest unique set size of the brain's
                                 process tree after a move (GomocupJudge's measure) */
+    bool swapped;            /* swap2: the engine scheduled as black played white */
+    char swap2_log[160];     /* swap2: what each side chose */
 } GameResult;
 
 /* A brain kept between games (c-gomoku-cli style reuse): NULL fields start fresh. */
@@ -87,7 +91,11 @@ typedef struct {
 
 /* Play a game from the opening: black is `black`, white `white`. Slots may
  * be NULL (a fresh process per game); otherwise a live process in a slot is
- * reused with a new START and left running for the next game. */
+ * reused with a new START and left running for the next game. With
+ * cfg->swap2 and an empty opening, `black` proposes three stones and `white`
+ * chooses (SWAP2BOARD, as Gomocup's swap2 games): res->swapped tells when the
+ * engines' colours ended the other way round (res's colours are the real
+ * ones). */
 void game_play(const GameConfig *cfg, const EngineSpec *black, const EngineSpec *white,
                const Record *opening, BrainSlot *black_slot, BrainSlot *white_slot,
                GameResult *res);

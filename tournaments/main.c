@@ -49,6 +49,8 @@ static void usage(FILE *f) {
         "  -reuse             one process per engine and worker, a new START each game\n"
         "  -begin             BEGIN on an empty board (default: an empty BOARD)\n"
         "  -movecap N         adjudicate a draw after N stones\n"
+        "  -opening-rule swap2  swap2 on an empty board (SWAP2BOARD): the engine scheduled\n"
+        "                     as black proposes three stones, the other chooses\n"
         "  -stderr DIR        keep the brains' stderr in DIR\n"
         "puzzles:\n"
         "  -file F            a puzzle file (testdata lines; sets in tests/data/puzzles)\n"
@@ -469,6 +471,14 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "-save")) {
             NEED_ARG();
             save_dir = argv[++i];
+        } else if (!strcmp(a, "-opening-rule")) {
+            NEED_ARG();
+            if (!strcmp(argv[++i], "swap2"))
+                cfg.game.swap2 = true;
+            else if (strcmp(argv[i], "none") && strcmp(argv[i], "free")) {
+                fprintf(stderr, "quinto-manager: -opening-rule is swap2 or none\n");
+                return 2;
+            }
         } else if (!strcmp(a, "-balance")) {
             balance_flag = true;
         } else if (!strcmp(a, "-count")) {
@@ -619,6 +629,10 @@ int main(int argc, char **argv) {
     }
     if (movecap > 0)
         cfg.game.move_cap = movecap;
+    if (openings && cfg.game.swap2) {
+        fprintf(stderr, "quinto-manager: -opening-rule swap2 starts from an empty board: no -openings\n");
+        return 2;
+    }
     if (openings) {
         char err[1024], path[PATH_MAX];
         if (!openings_find(openings, path, sizeof path, err, sizeof err) ||

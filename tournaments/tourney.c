@@ -140,6 +140,11 @@ static void write_error(Run *r, int game, const char *path) {
 
 static void game_done(Run *r, const Task *t, int black, int white, GameResult *res) {
     TourneyConfig *cfg = r->cfg;
+    if (res->swapped) { /* swap2: the colours were chosen the other way round */
+        int tmp = black;
+        black = white;
+        white = tmp;
+    }
     const char *bn = cfg->engines[black].name, *wn = cfg->engines[white].name;
     r->done++;
     if (res->reason == END_START) {
@@ -203,8 +208,9 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
     if (!cfg->live) {
         char detail[sizeof res->detail + 32]; /* moves as the board names them: g5 */
         codec_cell_names(res->detail, cfg->game.height, detail, sizeof detail);
-        fprintf(cfg->out, "game %d: %s vs %s: %s {%s%s%s}\n", t->number, bn, wn,
-                record_result_text(res), end_reason_name(res->reason), detail[0] ? " " : "", detail);
+        fprintf(cfg->out, "game %d: %s vs %s: %s {%s%s%s}%s%s%s\n", t->number, bn, wn,
+                record_result_text(res), end_reason_name(res->reason), detail[0] ? " " : "", detail,
+                res->swap2_log[0] ? " [swap2: " : "", res->swap2_log, res->swap2_log[0] ? "]" : "");
     }
     if (cfg->sprt_on && cfg->engine_count == 2) {
         PairStats *q = &r->pairs[1];
