@@ -90,7 +90,8 @@ static bool parse_sgf(const char *p, Record *r, char *err, size_t cap) {
             snprintf(err, cap, "move %d is %c's, %c was to move", r->count + 1, q[1], expect);
             return false;
         }
-        int x = sgf_value(q[3]), y = sgf_value(q[4]);
+        /* each character looked at only when the one before it is there */
+        int x = sgf_value(q[3]), y = x < 0 ? -1 : sgf_value(q[4]);
         if (x < 0 || y < 0 || q[5] != ']') {
             snprintf(err, cap, "bad SGF move %.6s", q + 1);
             return false;
