@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -92,17 +93,6 @@ END_TEST
 #endif
 #endif
 
-static long self_rss_kib(void) {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long v = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmRSS:", 6))
-            v = atol(line + 6);
-    if (f)
-        fclose(f);
-    return v;
-}
 
 START_TEST(test_start_end_cycles) {
     /* 10 000 sessions, START ... END each, in this one process: no growth
@@ -119,9 +109,9 @@ START_TEST(test_start_end_cycles) {
     for (int i = 0; i < cycles; i++) {
         fuzz_session_input((const uint8_t *)script, sizeof script - 1);
         if (i == cycles / 10)
-            after_warmup = self_rss_kib();
+            after_warmup = proc_status_kib(getpid(), "VmRSS:");
     }
-    long at_end = self_rss_kib();
+    long at_end = proc_status_kib(getpid(), "VmRSS:");
 #ifndef UNDER_ASAN
     ck_assert_msg(at_end <= after_warmup + 2048, "resident memory grew from %ld to %ld KiB",
                   after_warmup, at_end);

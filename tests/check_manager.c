@@ -611,18 +611,6 @@ START_TEST(test_manager_interrupt) {
 END_TEST
 
 
-static long status_kib(pid_t pid, const char *field) {
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    long v = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, field, strlen(field)))
-            v = atol(line + strlen(field));
-    if (f)
-        fclose(f);
-    return v;
-}
 
 START_TEST(test_manager_many_games) {
     /* 1 000 games in one run (brains reused, two at once): the manager's
@@ -648,9 +636,9 @@ START_TEST(test_manager_many_games) {
             continue;
         games++;
         if (games == 100)
-            at_100 = status_kib(c.pid, "VmRSS:");
+            at_100 = proc_status_kib(c.pid, "VmRSS:");
         if (games == 990)
-            at_990 = status_kib(c.pid, "VmRSS:");
+            at_990 = proc_status_kib(c.pid, "VmRSS:");
     }
     child_stop(&c, 10000);
     ck_assert_int_eq(games, 1000);

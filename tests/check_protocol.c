@@ -805,20 +805,6 @@ START_TEST(test_full_128_board) {
 }
 END_TEST
 
-/* Resident memory of a process in KiB (VmRSS). */
-static long rss_kib(pid_t pid) {
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    long v = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmRSS:", 6))
-            v = atol(line + 6);
-    if (f)
-        fclose(f);
-    return v;
-}
-
 START_TEST(test_many_games_one_process) {
     /* 10 000 games in one brain process (START, a move each side, again):
      * memory after the last is what it was after the first thousand */
@@ -836,9 +822,9 @@ START_TEST(test_many_games_one_process) {
         child_send(c, "TURN %d,%d", x == 0 ? 1 : 0, 0);
         expect_move(c, 20, 20, NULL, NULL, 10000);
         if (g == 999)
-            after_warmup = rss_kib(c->pid);
+            after_warmup = proc_status_kib(c->pid, "VmRSS:");
     }
-    long at_end = rss_kib(c->pid);
+    long at_end = proc_status_kib(c->pid, "VmRSS:");
     ck_assert_msg(after_warmup > 0 && at_end <= after_warmup + 2048,
                   "resident memory grew from %ld KiB (game 1000) to %ld KiB (game 10000)",
                   after_warmup, at_end);

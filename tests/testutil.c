@@ -60,3 +60,17 @@ const char *openings_path(const char *name, char *buf, size_t cap) {
     ck_assert_msg(openings_find(name, buf, cap, err, sizeof err), "%s", err);
     return buf;
 }
+
+long proc_status_kib(int pid, const char *field) {
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    FILE *f = fopen(path, "r");
+    long v = 0;
+    size_t n = strlen(field);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, field, n))
+            v = atol(line + n);
+    if (f)
+        fclose(f);
+    return v;
+}

@@ -21,6 +21,9 @@ int testdata_load(const char *relative, Record **out);
 /* Set up a position from "x,y x,y ..." (black first) on a size x size board. */
 void setup_moves(Board *b, int size, const char *moves);
 
+/* A field of /proc/PID/status in KiB ("VmRSS:", "VmHWM:"), 0 if unknown. */
+long proc_status_kib(int pid, const char *field);
+
 /* Cheap deterministic PRNG for tests. */
 unsigned test_rand(unsigned long long *state);
 

@@ -217,16 +217,12 @@ typedef struct {
     int x, y;    /* the judge's move, -1 if none */
 } Verdict;
 
-static bool ask(Child *c, const Record *g, int stones, int64_t turn_ms, Verdict *v) {
-    v->known = false;
-    v->score = 0;
-    v->x = v->y = -1;
-    int side = stones % 2; /* 0: black to move */
-    child_send(c, "BOARD");
-    for (int i = 0; i < stones; i++)
-        child_send(c, "%d,%d,%d", g->x[i], g->y[i], i % 2 == side ? 1 : 2);
-    child_send(c, "DONE");
-    int64_t deadline = now_ms() + turn_ms + 10000;
+/* Read replies until one that is not MESSAGE/DEBUG: its text in out, the
+ * last score a MESSAGE gave ("... ev SCORE ...") in *score (*known). False if
+ * the brain fails (silence past wait_ms, exit). */
+static bool read_answer(Child *c, int64_t wait_ms, char *out, size_t cap, int *score, bool *known) {
+    int64_t deadline = now_ms() + wait_ms;
+    *known = false;
     for (;;) {
         char err[128];
         int64_t left = deadline - now_ms();
@@ -237,24 +233,38 @@ static bool ask(Child *c, const Record *g, int stones, int64_t turn_ms, Verdict 
             return false;
         Reply rep;
         codec_parse_reply(child_line(c), &rep);
-        if (rep.kind == REPLY_MESSAGE) {
+        if (rep.kind == REPLY_MESSAGE || rep.kind == REPLY_DEBUG) {
             const char *ev = strstr(rep.text, " ev ");
             if (!ev && !strncmp(rep.text, "ev ", 3))
                 ev = rep.text - 1;
             int s;
-            if (ev && review_parse_score(ev + 4, &s)) {
-                v->known = true;
-                v->score = s;
-            }
+            if (ev && review_parse_score(ev + 4, &s))
+                *score = s, *known = true;
             continue;
         }
-        if (rep.kind == REPLY_MOVE) {
-            v->x = rep.x, v->y = rep.y;
-            return true;
-        }
-        if (rep.kind == REPLY_ERROR)
-            return true; /* e.g. a finished game: no verdict */
+        snprintf(out, cap, "%.200s", child_line(c));
+        return true;
     }
+}
+
+static bool ask(Child *c, const Record *g, int stones, int64_t turn_ms, Verdict *v) {
+    v->known = false;
+    v->score = 0;
+    v->x = v->y = -1;
+    int side = stones % 2; /* 0: black to move */
+    child_send(c, "BOARD");
+    for (int i = 0; i < stones; i++)
+        child_send(c, "%d,%d,%d", g->x[i], g->y[i], i % 2 == side ? 1 : 2);
+    child_send(c, "DONE");
+    char line[256];
+    if (!read_answer(c, turn_ms + 10000, line, sizeof line, &v->score, &v->known))
+        return false;
+    Reply rep;
+    codec_parse_reply(line, &rep);
+    if (rep.kind == REPLY_MOVE)
+        v->x = rep.x, v->y = rep.y;
+    /* an ERROR (a finished game, say) is an answer too: no verdict */
+    return rep.kind == REPLY_MOVE || rep.kind == REPLY_ERROR;
 }
 
 /* ---- the report ---- */
@@ -470,33 +480,6 @@ int review_run(const ReviewConfig *cfg, const Record *g) {
 
 /* ---- balanced openings ---- */
 
-/* Read replies until a move line: its text in out, the last score seen in
- * *score (*known). False if the brain fails. */
-static bool read_answer(Child *c, int64_t wait_ms, char *out, size_t cap, int *score, bool *known) {
-    int64_t deadline = now_ms() + wait_ms;
-    *known = false;
-    for (;;) {
-        char err[128];
-        int64_t left = deadline - now_ms();
-        int r = child_read(c, left > 0 ? (int)left : 0, err, sizeof err);
-        if (r == LR_BAD)
-            continue;
-        if (r != LR_LINE)
-            return false;
-        Reply rep;
-        codec_parse_reply(child_line(c), &rep);
-        if (rep.kind == REPLY_MESSAGE || rep.kind == REPLY_DEBUG) {
-            const char *ev = strstr(rep.text, " ev ");
-            int s;
-            if (ev && review_parse_score(ev + 4, &s))
-                *score = s, *known = true;
-            continue;
-        }
-        snprintf(out, cap, "%.200s", child_line(c));
-        return rep.kind == REPLY_MOVE || rep.kind == REPLY_MOVES;
-    }
-}
-
 int balance_openings_run(const BalanceConfig *cfg) {
     Child c;
     if (!brain_open(&c, &cfg->brain, cfg->width, cfg->height, cfg->rule, cfg->turn_ms, "openings"))
@@ -520,16 +503,11 @@ int balance_openings_run(const BalanceConfig *cfg) {
         char line[256];
         int score;
         bool known;
-        if (!read_answer(&c, cfg->turn_ms * 2 + 10000, line, sizeof line, &score, &known)) {
-            fprintf(stderr, "openings: %s gave no answer to YXBALANCETWO ('%s')\n", cfg->brain.name,
-                    child_line(&c));
-            brain_close(&c);
-            return 1;
-        }
         Reply rep;
-        codec_parse_reply(line, &rep);
-        if (rep.kind != REPLY_MOVES || rep.count != 2) {
-            fprintf(stderr, "openings: YXBALANCETWO answered '%s', not two moves\n", line);
+        if (!read_answer(&c, cfg->turn_ms * 2 + 10000, line, sizeof line, &score, &known) ||
+            (codec_parse_reply(line, &rep), rep.kind != REPLY_MOVES || rep.count != 2)) {
+            fprintf(stderr, "openings: %s did not answer YXBALANCETWO with two moves ('%s')\n",
+                    cfg->brain.name, child_line(&c));
             brain_close(&c);
             return 1;
         }
@@ -545,7 +523,8 @@ int balance_openings_run(const BalanceConfig *cfg) {
         child_send(&c, "INFO timeout_turn 600000");
         child_send(&c, "BOARD\n%d,%d,2\n%d,%d,1\n%d,%d,2\nDONE", xs[0], ys[0], xs[1], ys[1], xs[2],
                    ys[2]);
-        if (!read_answer(&c, 600000, line, sizeof line, &score, &known) || !known) {
+        if (!read_answer(&c, 600000, line, sizeof line, &score, &known) || !known ||
+            (codec_parse_reply(line, &rep), rep.kind != REPLY_MOVE)) {
             fprintf(stderr, "openings: no scored answer for the check\n");
             brain_close(&c);
             return 1;
