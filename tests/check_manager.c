@@ -770,9 +770,13 @@ Suite *suite_manager(void) {
     tcase_add_test(tc, test_review_game);
     tcase_add_test(tc, test_balanced_openings);
     tcase_add_test(tc, test_swap2_games);
-    tcase_add_test(tc, test_manager_many_games);
     tcase_add_test(tc, test_manager_refuses);
     tcase_add_test(tc, test_puzzle_report);
     suite_add_tcase(s, tc);
+    /* long runs: 1 000 games, slow under the sanitizers */
+    TCase *tl = tcase_create("long");
+    tcase_set_timeout(tl, 900);
+    tcase_add_test(tl, test_manager_many_games);
+    suite_add_tcase(s, tl);
     return s;
 }
