@@ -85,13 +85,6 @@ START_TEST(test_fuzz_findings) {
 END_TEST
 
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
 
 START_TEST(test_start_end_cycles) {
     /* 10 000 sessions, START ... END each, in this one process: no growth

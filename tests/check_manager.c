@@ -644,9 +644,13 @@ START_TEST(test_manager_many_games) {
     ck_assert_int_eq(games, 1000);
     ck_assert(WIFEXITED(c.exit_status) && WEXITSTATUS(c.exit_status) == 0);
     child_free(&c);
+#ifndef UNDER_ASAN
     ck_assert_msg(at_100 > 0 && at_990 <= at_100 + 1024,
                   "manager memory grew from %ld KiB (game 100) to %ld KiB (game 990)", at_100,
                   at_990);
+#else
+    (void)at_100, (void)at_990; /* LeakSanitizer checked the manager's exit (status 0) */
+#endif
 }
 END_TEST
 

@@ -21,6 +21,17 @@ int testdata_load(const char *relative, Record **out);
 /* Set up a position from "x,y x,y ..." (black first) on a size x size board. */
 void setup_moves(Board *b, int size, const char *moves);
 
+/* UNDER_ASAN: this build (and so the brain and manager it tests) runs under
+ * AddressSanitizer, whose quarantine makes resident-memory growth meaningless;
+ * LeakSanitizer checks leaks at each process's exit instead. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
 /* A field of /proc/PID/status in KiB ("VmRSS:", "VmHWM:"), 0 if unknown. */
 long proc_status_kib(int pid, const char *field);
 
