@@ -104,20 +104,28 @@ static void flush_pending(Session *s) {
 
 /* ---- search thread ---- */
 
+/* A search's line as "x,y x,y ..." and its score as the value or "+M7" /
+ * "-M7" (a five in 7 plies): the forms every MESSAGE uses. */
+static void pv_text(Session *s, const SearchInfo *in, char *buf, size_t cap) {
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 0; i < in->pv_len && n + 10 < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%d,%d", i ? " " : "",
+                              board_x(&s->pos->b, in->pv[i]), board_y(&s->pos->b, in->pv[i]));
+}
+
+static void score_text(int32_t v, char *buf, size_t cap) {
+    if (value_is_mate(v))
+        snprintf(buf, cap, "%s%d", v > 0 ? "+M" : "-M", VALUE_MATE - (v < 0 ? -v : v));
+    else
+        snprintf(buf, cap, "%d", v);
+}
+
 static void report(void *ctx, const SearchInfo *in) {
     Session *s = ctx;
-    char pv[PV_MAX * 9 + 1];
-    int n = 0;
-    for (int i = 0; i < in->pv_len && n < (int)sizeof pv - 10; i++)
-        n += snprintf(pv + n, sizeof pv - (size_t)n, "%s%d,%d", i ? " " : "",
-                      board_x(&s->pos->b, in->pv[i]), board_y(&s->pos->b, in->pv[i]));
-    pv[n] = 0;
-    char ev[32];
-    if (value_is_mate(in->score)) {
-        int plies = VALUE_MATE - (in->score < 0 ? -in->score : in->score);
-        snprintf(ev, sizeof ev, "%s%d", in->score > 0 ? "+M" : "-M", plies);
-    } else
-        snprintf(ev, sizeof ev, "%d", in->score);
+    char pv[PV_MAX * 9 + 1], ev[32];
+    pv_text(s, in, pv, sizeof pv);
+    score_text(in->score, ev, sizeof ev);
     char tag[24] = "";
     if (s->report_tag > 0)
         snprintf(tag, sizeof tag, "nbest %d ", s->report_tag);
@@ -239,21 +247,6 @@ static SearchLimits share_limits(const Session *s, int k, int n) {
     return l;
 }
 
-static void print_pv_names(Session *s, const SearchInfo *in, char *buf, size_t cap) {
-    size_t n = 0;
-    buf[0] = 0;
-    for (int i = 0; i < in->pv_len && n + 10 < cap; i++)
-        n += (size_t)snprintf(buf + n, cap - n, "%s%d,%d", i ? " " : "",
-                              board_x(&s->pos->b, in->pv[i]), board_y(&s->pos->b, in->pv[i]));
-}
-
-static void score_text(int32_t v, char *buf, size_t cap) {
-    if (value_is_mate(v))
-        snprintf(buf, cap, "%s%d", v > 0 ? "+M" : "-M", VALUE_MATE - (v < 0 ? -v : v));
-    else
-        snprintf(buf, cap, "%d", v);
-}
-
 /* YXNBEST N: N searches, each without the moves found before it, on an equal
  * share of the time; a summary line for each, then the best move, played. */
 static void nbest(Session *s) {
@@ -286,7 +279,7 @@ static void nbest(Session *s) {
     }
     for (int k = 0; k < found; k++) {
         char pv[PV_MAX * 9 + 1], ev[32];
-        print_pv_names(s, &infos[k], pv, sizeof pv);
+        pv_text(s, &infos[k], pv, sizeof pv);
         score_text(infos[k].score, ev, sizeof ev);
         out_line(s, "MESSAGE nbest %d/%d %d,%d ev %s depth %d pv %s", k + 1, found,
                  board_x(&s->pos->b, moves[k]), board_y(&s->pos->b, moves[k]), ev, infos[k].depth,
