@@ -117,8 +117,15 @@ bench: all
 	./pbrain-quinto bench
 
 # A person (black) against the brain, 15x15 freestyle, in the terminal.
+# make play [LEVEL=0..100] [HUMAN=black|white|both] [RULE=freestyle|standard|renju|caro]
+#           [SIZE=15] [SWAP2=1]: LEVEL weakens the brain for people (< and > change it in play),
+#           SWAP2=1 opens every game with swap2; r reviews the game when it is over.
+LEVEL ?= 100
+HUMAN ?= black
+RULE ?= freestyle
+SIZE ?= 15
 play: all
-	./quinto-manager play -rule freestyle -size 15 -human black
+	./quinto-manager play -rule $(RULE) -size $(SIZE) -human $(HUMAN) -level $(LEVEL) $(if $(SWAP2),-opening-rule swap2)
 
 # Two brains playing each other, to watch.
 watch: all

@@ -49,7 +49,8 @@ typedef enum {
  * (Rapfi reads them the same way) */
 enum { YIXIN_INFINITE_TURN = 2000000, YIXIN_INFINITE_MATCH = 100000000 };
 
-enum { SWAP_MARGIN = 60 };
+/* swap2 chooser: a score within this of 0 (for white) is too close to call */
+enum { SWAP2_CLOSE = 100 };
 
 typedef struct {
     FILE *out;
@@ -164,58 +165,6 @@ static void make_limits(Session *s, SearchLimits *l) {
         l->randomize = true;
         l->random_margin = 12 + (100 - s->strength) * 5;
     }
-}
-
-/* Score of the side to move after a short look (swap decisions). */
-static int32_t quick_score(Session *s, int64_t ms, Move *best) {
-    SearchLimits l = s->limits;
-    l.turn_ms = ms;
-    l.match_ms = 0;
-    l.time_left_ms = INT64_MAX;
-    l.start_ns = 0;
-    l.randomize = false;
-    SearchInfo info;
-    Move m = engine_think(s->engine, s->pos, &l, NULL, NULL, &info);
-    if (best)
-        *best = m;
-    return info.score;
-}
-
-static void swap2_open(Session *s) {
-    /* three stones (black, white, black) near the centre: of a few shapes, the
-     * one our evaluation finds most balanced */
-    static const int shapes[][6] = {{0, 0, 1, 0, 2, 2},  {0, 0, 1, 1, 0, 2}, {0, 0, 0, 1, 2, 2},
-                                    {0, 0, 1, 0, -1, 3}, {0, 0, 2, 1, 1, 3}, {0, 0, 1, 1, 3, 0}};
-    Board *b = &s->pos->b;
-    int cx = b->width / 2, cy = b->height / 2, best_i = 0;
-    int32_t best_abs = INT32_MAX;
-    int64_t each = s->limits.turn_ms > 0 ? s->limits.turn_ms / 12 : 100;
-    if (each > 500)
-        each = 500;
-    int tried = 0;
-    for (int i = 0; i < 6; i++) {
-        bool fits = true; /* small boards: a shape may reach off the edge */
-        for (int k = 0; k < 3; k++)
-            fits &= board_on(b, cx + shapes[i][2 * k], cy + shapes[i][2 * k + 1]);
-        if (!fits)
-            continue;
-        tried++;
-        board_clear(b);
-        pos_set_rule(s->pos, s->pos->rule); /* not s->rule: the reader may change it */
-        for (int k = 0; k < 3; k++)
-            pos_play(s->pos, board_move_at(b, cx + shapes[i][2 * k], cy + shapes[i][2 * k + 1]));
-        int32_t v = quick_score(s, each, NULL);
-        int32_t a = v < 0 ? -v : v;
-        if (a < best_abs)
-            best_abs = a, best_i = i;
-    }
-    if (!tried) { /* no shape fits (5x5): three cells of the middle row */
-        out_line(s, "%d,%d %d,%d %d,%d", cx - 1, cy, cx, cy, cx + 1, cy);
-        return;
-    }
-    out_line(s, "%d,%d %d,%d %d,%d", cx + shapes[best_i][0], cy + shapes[best_i][1],
-             cx + shapes[best_i][2], cy + shapes[best_i][3], cx + shapes[best_i][4],
-             cy + shapes[best_i][5]);
 }
 
 /* The time a multi-search command (N-best, balance) may spend in all, in ms
@@ -340,7 +289,11 @@ static bool near_stones(const Board *b, Move m) {
  * then the opponent's), near the stones, each get a short search; the one
  * whose score for the side that was to move at the command is nearest V is
  * played and printed. */
-static void balance(Session *s, bool two) {
+/* The most natural moves (pairs: our move, then the opponent's), near the
+ * stones, each get a short search on a share of the command's time; the one
+ * whose score for the side to move now is nearest bias is returned (the
+ * position is left as it was). False when there is no move. */
+static bool balance_find(Session *s, bool two, int32_t bias, Move *m1, Move *m2, int32_t *value) {
     enum { FIRST = 10, FIRST_TWO = 8, SECOND = 6 };
     Move first[FIRST], second[SECOND];
     Pos *p = s->pos;
@@ -351,10 +304,8 @@ static void balance(Session *s, bool two) {
     for (int i = 0; i < na && nf < (two ? FIRST_TWO : FIRST); i++)
         if (near_stones(b, all[i]))
             first[nf++] = all[i];
-    if (!nf) {
-        out_line(s, "ERROR no move: the board is full");
-        return;
-    }
+    if (!nf)
+        return false;
     int searches = two ? nf * SECOND : nf, done = 0;
     Move best1 = first[0], best2 = MOVE_NONE;
     int64_t best_gap = INT64_MAX;
@@ -379,7 +330,7 @@ static void balance(Session *s, bool two) {
             SearchInfo info;
             engine_think(s->engine, p, &l, NULL, NULL, &info);
             int32_t v = two ? info.score : -info.score; /* for the side to move at the command */
-            int64_t gap = value_is_mate(v) ? INT64_MAX / 2 : llabs((long long)v - s->balance_bias);
+            int64_t gap = value_is_mate(v) ? INT64_MAX / 2 : llabs((long long)v - bias);
             if (gap < best_gap)
                 best_gap = gap, best_v = v, best1 = first[i], best2 = two ? second[j] : MOVE_NONE;
             if (two)
@@ -388,6 +339,23 @@ static void balance(Session *s, bool two) {
         pos_undo(p);
         if (engine_stopped(s->engine))
             break;
+    }
+    if (two && best2 == MOVE_NONE)
+        return false; /* no second move anywhere */
+    *m1 = best1, *m2 = best2, *value = best_v;
+    return true;
+}
+
+/* YXBALANCEONE V / YXBALANCETWO V: the move (pair) of balance_find, played
+ * and printed. */
+static void balance(Session *s, bool two) {
+    Pos *p = s->pos;
+    Board *b = &p->b;
+    Move best1, best2;
+    int32_t best_v;
+    if (!balance_find(s, two, s->balance_bias, &best1, &best2, &best_v)) {
+        out_line(s, "ERROR no move: the board is full");
+        return;
     }
     char ev[32];
     score_text(best_v, ev, sizeof ev);
@@ -405,6 +373,135 @@ static void balance(Session *s, bool two) {
     }
 }
 
+/* ---- swap2 ----
+ * Proposer (0 stones): several three-stone shapes near the centre, picked by
+ * the seed so that games differ, each searched on a share of the time; the
+ * one whose score the search finds nearest 0 is proposed.
+ * Chooser (3 stones): the position is searched for white to move (value v):
+ * v clearly below 0 -> SWAP (take black), clearly above -> stay white with
+ * the move found; when it is too close to call (|v| within SWAP2_CLOSE) two
+ * more stones are added if the search finds a pair that leaves it at least as
+ * close to even, so the colour choice passes to the opponent on a position of
+ * our choosing. Chooser with 5 stones: SWAP or the move, by v. */
+
+enum { SWAP2_TRIES = 10, SWAP2_POOL = 5 * 48 };
+
+/* All shapes: black (0,0), white at one of five offsets (the others follow by
+ * symmetry), black again within three cells of the centre. */
+static int swap2_shapes(int shapes[][6]) {
+    static const int white[5][2] = {{1, 0}, {1, 1}, {2, 0}, {2, 1}, {2, 2}};
+    int n = 0;
+    for (int w = 0; w < 5; w++)
+        for (int dy = -3; dy <= 3; dy++)
+            for (int dx = -3; dx <= 3; dx++) {
+                if ((dx == 0 && dy == 0) || (dx == white[w][0] && dy == white[w][1]))
+                    continue;
+                int ex = dx - white[w][0], ey = dy - white[w][1];
+                bool near_black = dx >= -2 && dx <= 2 && dy >= -2 && dy <= 2;
+                bool near_white = ex >= -2 && ex <= 2 && ey >= -2 && ey <= 2;
+                if (!near_black && !near_white)
+                    continue; /* the second black stone stays near the others */
+                if (n < SWAP2_POOL)
+                    shapes[n][0] = 0, shapes[n][1] = 0, shapes[n][2] = white[w][0],
+                    shapes[n][3] = white[w][1], shapes[n][4] = dx, shapes[n][5] = dy, n++;
+            }
+    return n;
+}
+
+/* Place the three stones of a shape under symmetry sym (0..7) at the centre;
+ * false when a stone falls off the board. */
+static bool swap2_place(Session *s, const int shape[6], int sym, int xy[6]) {
+    Board *b = &s->pos->b;
+    int cx = b->width / 2, cy = b->height / 2;
+    for (int k = 0; k < 3; k++) {
+        int x = shape[2 * k], y = shape[2 * k + 1], t;
+        if (sym & 1)
+            x = -x;
+        if (sym & 2)
+            y = -y;
+        if (sym & 4)
+            t = x, x = y, y = t;
+        xy[2 * k] = cx + x, xy[2 * k + 1] = cy + y;
+        if (!board_on(b, xy[2 * k], xy[2 * k + 1]))
+            return false;
+    }
+    return true;
+}
+
+static void swap2_open(Session *s) {
+    static int shapes[SWAP2_POOL][6];
+    int pool = swap2_shapes(shapes);
+    Board *b = &s->pos->b;
+    Rule rule = s->pos->rule; /* not s->rule: the reader may change it */
+    uint64_t rng = s->seed ^ (s->move_counter++ * 0x9E3779B97F4A7C15ULL);
+    int best[6] = {0}, tried = 0;
+    int64_t best_abs = INT64_MAX;
+    int32_t best_v = 0;
+    for (int attempt = 0; attempt < SWAP2_TRIES * 4 && tried < SWAP2_TRIES; attempt++) {
+        int xy[6];
+        const int *shape = shapes[splitmix64(&rng) % (uint64_t)pool];
+        if (!swap2_place(s, shape, (int)(splitmix64(&rng) & 7), xy))
+            continue; /* small boards: the shape reaches off the edge */
+        board_clear(b);
+        pos_set_rule(s->pos, rule);
+        for (int k = 0; k < 3; k++)
+            pos_play(s->pos, board_move_at(b, xy[2 * k], xy[2 * k + 1]));
+        SearchLimits l = share_limits(s, tried, SWAP2_TRIES);
+        l.randomize = false;
+        SearchInfo info;
+        engine_think(s->engine, s->pos, &l, NULL, NULL, &info);
+        tried++;
+        int64_t a = value_is_mate(info.score) ? INT64_MAX / 2 : llabs((long long)info.score);
+        if (a < best_abs)
+            best_abs = a, best_v = info.score, memcpy(best, xy, sizeof best);
+        if (engine_stopped(s->engine))
+            break;
+    }
+    if (!tried) { /* no shape fits (5x5): three cells of the middle row */
+        int cx = b->width / 2, cy = b->height / 2;
+        out_line(s, "%d,%d %d,%d %d,%d", cx - 1, cy, cx, cy, cx + 1, cy);
+        return;
+    }
+    char ev[32];
+    score_text(-best_v, ev, sizeof ev);
+    out_line(s, "MESSAGE swap2 propose %d,%d %d,%d %d,%d ev %s for black (%d shapes searched)", best[0],
+             best[1], best[2], best[3], best[4], best[5], ev, tried);
+    out_line(s, "%d,%d %d,%d %d,%d", best[0], best[1], best[2], best[3], best[4], best[5]);
+}
+
+static void swap2_choose(Session *s, int stones) {
+    Board *b = &s->pos->b;
+    SearchLimits l = stones == 3 ? share_limits(s, 0, 2) : s->limits;
+    SearchInfo info;
+    Move m = engine_think(s->engine, s->pos, &l, NULL, NULL, &info);
+    if (m == MOVE_NONE) {
+        out_line(s, "ERROR no move: the board is full");
+        return;
+    }
+    int32_t v = info.score; /* for white, to move */
+    char ev[32];
+    score_text(v, ev, sizeof ev);
+    if (stones == 3 && v >= -SWAP2_CLOSE && v <= SWAP2_CLOSE && !engine_stopped(s->engine)) {
+        Move a1, a2;
+        int32_t bv;
+        if (balance_find(s, true, 0, &a1, &a2, &bv) && llabs((long long)bv) <= llabs((long long)v)) {
+            char bev[32];
+            score_text(bv, bev, sizeof bev);
+            out_line(s, "MESSAGE swap2 choose: white ev %s, too close to call; add two: %d,%d %d,%d ev %s",
+                     ev, board_x(b, a1), board_y(b, a1), board_x(b, a2), board_y(b, a2), bev);
+            out_line(s, "%d,%d %d,%d", board_x(b, a1), board_y(b, a1), board_x(b, a2), board_y(b, a2));
+            return;
+        }
+    }
+    if (v < 0) { /* black is better: take it */
+        out_line(s, "MESSAGE swap2 choose: white ev %s: SWAP (take black)", ev);
+        out_line(s, "SWAP");
+        return;
+    }
+    out_line(s, "MESSAGE swap2 choose: white ev %s: stay white, %d,%d", ev, board_x(b, m), board_y(b, m));
+    out_line(s, "%d,%d", board_x(b, m), board_y(b, m));
+}
+
 static void search_body(Session *s);
 
 static void *search_main(void *arg) {
@@ -417,6 +514,10 @@ static void *search_main(void *arg) {
 static void search_body(Session *s) {
     if (s->think == THINK_SWAP2_0) {
         swap2_open(s);
+        return;
+    }
+    if (s->think == THINK_SWAP2_3 || s->think == THINK_SWAP2_5) {
+        swap2_choose(s, s->think == THINK_SWAP2_3 ? 3 : 5);
         return;
     }
     if (s->think == THINK_NBEST) {
@@ -434,14 +535,8 @@ static void search_body(Session *s) {
         out_line(s, "ERROR no move: the board is full");
         return;
     }
-    if (s->think != THINK_MOVE && info.score < -SWAP_MARGIN && !value_is_mate(-info.score)) {
-        out_line(s, "SWAP");
-        return;
-    }
-    if (s->think == THINK_MOVE)
-        pos_play(s->pos, m);
+    pos_play(s->pos, m);
     out_line(s, "%d,%d", board_x(b, m), board_y(b, m));
-    return;
 }
 
 static void wait_search(Session *s) {

@@ -1,5 +1,6 @@
 /* tests/check_manager.c — the manager: its judging of misbehaving brains,
  * clocks, records, statistics and opening files. */
+#define _XOPEN_SOURCE 700 /* posix_openpt and friends for the terminal test */
 #include <math.h>
 #include <unistd.h>
 #include <stdarg.h>
@@ -10,6 +11,10 @@
 #include <dirent.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 
 #include "../brain/util.h"
 #include "../tournaments/game.h"
@@ -522,6 +527,162 @@ START_TEST(test_swap2_games) {
 END_TEST
 
 /* Processes whose working folder is dir. */
+/* ---- the terminal front end, driven through a pseudo-terminal ---- */
+
+typedef struct {
+    int fd;
+    pid_t pid;
+    char *out; /* everything the program drew */
+    size_t len, cap;
+} Pty;
+
+/* Start quinto-manager play ... on a new pseudo-terminal (80x30). */
+static void pty_start(Pty *t, const char *args) {
+    const char *mgr = getenv("QUINTO_MANAGER");
+    ck_assert(mgr);
+    t->fd = posix_openpt(O_RDWR | O_NOCTTY);
+    ck_assert(t->fd >= 0 && grantpt(t->fd) == 0 && unlockpt(t->fd) == 0);
+    char slave[128];
+    const char *name = ptsname(t->fd);
+    ck_assert(name);
+    snprintf(slave, sizeof slave, "%s", name);
+    struct winsize ws = {30, 80, 0, 0};
+    ioctl(t->fd, TIOCSWINSZ, &ws);
+    t->len = 0;
+    t->cap = 1 << 20;
+    t->out = malloc(t->cap);
+    ck_assert(t->out);
+    t->out[0] = 0;
+    t->pid = fork();
+    ck_assert(t->pid >= 0);
+    if (t->pid == 0) {
+        setsid();
+        int s = open(slave, O_RDWR);
+        if (s < 0)
+            _exit(127);
+        ioctl(s, TIOCSCTTY, 0);
+        dup2(s, 0), dup2(s, 1), dup2(s, 2);
+        close(s);
+        close(t->fd);
+        char cmd[2048];
+        snprintf(cmd, sizeof cmd, "exec %s %s", mgr, args);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+}
+
+/* Read until `want` appears in what was drawn since `from` (true), or
+ * timeout_ms passes (false). The buffer keeps its last half when full. */
+static bool pty_wait(Pty *t, size_t *from, const char *want, int timeout_ms) {
+    long long end = now_ms() + timeout_ms;
+    for (;;) {
+        char *hit = strstr(t->out + *from, want);
+        if (hit) {
+            *from = (size_t)(hit - t->out) + strlen(want);
+            return true;
+        }
+        long long left = end - now_ms();
+        if (left <= 0)
+            return false;
+        struct pollfd p = {t->fd, POLLIN, 0};
+        if (poll(&p, 1, (int)(left > 200 ? 200 : left)) <= 0)
+            continue;
+        if (t->len + 65536 + 1 > t->cap) { /* keep the last half */
+            size_t keep = t->cap / 2, drop = t->len - keep;
+            memmove(t->out, t->out + drop, keep + 1);
+            t->len = keep;
+            *from = *from > drop ? *from - drop : 0;
+        }
+        ssize_t n = read(t->fd, t->out + t->len, 65536);
+        if (n <= 0)
+            return strstr(t->out + *from, want) != NULL;
+        t->len += (size_t)n;
+        t->out[t->len] = 0;
+    }
+}
+
+static void pty_keys(Pty *t, const char *keys) {
+    ck_assert(write(t->fd, keys, strlen(keys)) == (ssize_t)strlen(keys));
+}
+
+/* q, then the exit status; what it printed after the terminal was restored
+ * stays in t->out. */
+static int pty_quit(Pty *t) {
+    pty_keys(t, "q");
+    size_t from = 0;
+    pty_wait(t, &from, "\x01never\x01", 5000); /* reads until the program closes the terminal */
+    int st = -1;
+    for (int i = 0; i < 100 && waitpid(t->pid, &st, WNOHANG) == 0; i++)
+        usleep(50000);
+    if (!WIFEXITED(st)) {
+        kill(t->pid, SIGKILL);
+        waitpid(t->pid, &st, 0);
+    }
+    close(t->fd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+#define PTY_EXPECT(t, from, text, ms)                                                              \
+    ck_assert_msg(pty_wait((t), (from), (text), (ms)), "no '%s' on the screen; last: %s", (text),   \
+                  (t)->out + ((t)->len > 1500 ? (t)->len - 1500 : 0))
+
+/* make play's game: swap2 against the brain in the terminal, a level for
+ * people, and the review of the game on the r key. */
+START_TEST(test_play_terminal) {
+    const char *brain = getenv("QUINTO_BRAIN");
+    ck_assert(brain);
+    char args[1024];
+    size_t at = 0;
+    Pty t;
+    /* you propose: three stones, the brain chooses */
+    mkdir(tmp("games"), 0755);
+    snprintf(args, sizeof args,
+             "play -engine cmd=%s name=Quinto -human black -opening-rule swap2 -tc 300 -level 40 "
+             "-review-tc 50 -save %s",
+             brain, tmp("games"));
+    pty_start(&t, args);
+    PTY_EXPECT(&t, &at, "swap2: place three stones (black, white, black): 3 to go", 30000);
+    PTY_EXPECT(&t, &at, "level 40", 5000);
+    pty_keys(&t, ":h8\r:j9\r:g10\r");
+    PTY_EXPECT(&t, &at, "swap2: you propose h8 j9 g10; Quinto ", 60000);
+    /* whatever it chose, the opening is over or handed back: review it */
+    size_t mark = at;
+    bool handed_back = pty_wait(&t, &mark, "adds", 200);
+    if (handed_back) {
+        PTY_EXPECT(&t, &at, "b takes black", 10000);
+        pty_keys(&t, "b");
+    }
+    PTY_EXPECT(&t, &at, "black: ", 10000);
+    usleep(1500 * 1000); /* let the brain answer if it is on move */
+    pty_keys(&t, "r");
+    PTY_EXPECT(&t, &at, "judge Quinto", 30000);
+    PTY_EXPECT(&t, &at, "First decisive mistake", 60000);
+    PTY_EXPECT(&t, &at, "Enter returns to the board", 10000);
+    pty_keys(&t, "\r");
+    PTY_EXPECT(&t, &at, "review done", 10000);
+    ck_assert_int_eq(pty_quit(&t), 0);
+    ck_assert_msg(strstr(t.out, "saved as"), "%s", t.out + (t.len > 500 ? t.len - 500 : 0));
+    free(t.out);
+
+    /* the brain proposes; you add two stones; the brain chooses its colour */
+    at = 0;
+    snprintf(args, sizeof args,
+             "play -engine cmd=%s name=Quinto -human white -opening-rule swap2 -tc 300 -save %s", brain,
+             tmp("games"));
+    pty_start(&t, args);
+    PTY_EXPECT(&t, &at, "swap2: Quinto proposes ", 60000);
+    PTY_EXPECT(&t, &at, "b takes black | a cell plays move 4 as white | a adds two stones", 10000);
+    pty_keys(&t, "u"); /* no undo in the opening */
+    PTY_EXPECT(&t, &at, "no undo in the swap2 opening", 10000);
+    pty_keys(&t, "a");
+    PTY_EXPECT(&t, &at, "add a white and a black stone: 2 to go", 10000);
+    pty_keys(&t, ":a1\r:o15\r");
+    PTY_EXPECT(&t, &at, "; you add a1 o15; Quinto ", 60000);
+    ck_assert_int_eq(pty_quit(&t), 0);
+    free(t.out);
+}
+END_TEST
+
 static int processes_in(const char *dir) {
     int n = 0;
     DIR *d = opendir("/proc");
@@ -774,6 +935,7 @@ Suite *suite_manager(void) {
     tcase_add_test(tc, test_review_game);
     tcase_add_test(tc, test_balanced_openings);
     tcase_add_test(tc, test_swap2_games);
+    tcase_add_test(tc, test_play_terminal);
     tcase_add_test(tc, test_manager_refuses);
     tcase_add_test(tc, test_puzzle_report);
     suite_add_tcase(s, tc);

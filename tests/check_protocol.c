@@ -442,9 +442,38 @@ START_TEST(test_swap2) {
     child_send(c, "7,8");
     child_send(c, "DONE");
     codec_parse_reply(reply(c, 5000), &r);
-    ck_assert(r.kind == REPLY_SWAP || r.kind == REPLY_MOVE);
+    /* SWAP, a move as white, or two more stones (white, black) */
+    ck_assert(r.kind == REPLY_SWAP || r.kind == REPLY_MOVE || (r.kind == REPLY_MOVES && r.count == 2));
     if (r.kind == REPLY_MOVE)
         ck_assert(!(r.x == 7 && r.y == 7) && !(r.x == 8 && r.y == 7) && !(r.x == 7 && r.y == 8));
+    if (r.kind == REPLY_MOVES)
+        for (int i = 0; i < 2; i++) {
+            ck_assert(!(r.xs[i] == 7 && r.ys[i] == 7) && !(r.xs[i] == 8 && r.ys[i] == 7) &&
+                      !(r.xs[i] == 7 && r.ys[i] == 8));
+            ck_assert(r.xs[i] >= 0 && r.xs[i] < 15 && r.ys[i] >= 0 && r.ys[i] < 15);
+        }
+    if (r.kind == REPLY_MOVES)
+        ck_assert(r.xs[0] != r.xs[1] || r.ys[0] != r.ys[1]);
+    /* the decision follows the evaluation: black's two stones in the centre
+     * against a white stone in the corner -> take black; the reverse -> stay */
+    child_send(c, "SWAP2BOARD\n7,7\n0,0\n8,8\nDONE");
+    expect(c, "SWAP");
+    child_send(c, "SWAP2BOARD\n0,0\n7,7\n14,14\nDONE");
+    codec_parse_reply(reply(c, 5000), &r);
+    ck_assert_int_eq(r.kind, REPLY_MOVE);
+    /* the proposer varies its opening with the seed (games must differ) */
+    char first[64] = "";
+    bool differ = false;
+    for (int seed = 1; seed <= 4 && !differ; seed++) {
+        child_send(c, "INFO seed %d", seed);
+        child_send(c, "SWAP2BOARD\nDONE");
+        const char *p = reply(c, 5000);
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", p);
+        else
+            differ = strcmp(first, p) != 0;
+    }
+    ck_assert_msg(differ, "the same swap2 proposal for four seeds: %s", first);
     child_send(c, "SWAP2BOARD");
     const char *five[] = {"7,7", "8,7", "7,8", "8,8", "7,9"};
     for (int i = 0; i < 5; i++)

@@ -65,7 +65,12 @@ static void usage(FILE *f) {
         "                     -engine plays white when two brains play\n"
         "  -tc TURN[/MATCH]   the brains' time (default 2000 ms a move)\n"
         "  -delay MS          pause between two brains' moves (default 500)\n"
-        "  -save DIR          where finished games are saved as .psq (default .)\n");
+        "  -save DIR          where finished games are saved as .psq (default .)\n"
+        "  -level L           the brain's strength for people, 0..100 (INFO strength; default\n"
+        "                     100 = full); < and > change it during play\n"
+        "  -review-tc MS      the judge's time a position when r reviews the game (default 1000)\n"
+        "  -opening-rule swap2  a swap2 opening: whoever starts as black proposes three stones\n"
+        "                     (b takes black, a adds two stones, a cell plays as white)\n");
 }
 
 static const char *base_name(const char *cmd) {
@@ -294,7 +299,7 @@ int main(int argc, char **argv) {
     int open_count = 20, open_depth = 8, open_max_ev = 150;
     const char *open_out = NULL;
     const char *human = NULL, *save_dir = NULL;
-    int delay_ms = 500;
+    int delay_ms = 500, level = 100, review_ms = 1000;
     bool tc_given = false;
     if (argc > 1 && argv[1][0] != '-') {
         if (!strcmp(argv[1], "match") || !strcmp(argv[1], "roundrobin"))
@@ -468,6 +473,10 @@ int main(int argc, char **argv) {
             human = argv[++i];
         } else if (!strcmp(a, "-delay")) {
             INT_ARG(delay_ms, 0, 600000);
+        } else if (!strcmp(a, "-level")) {
+            INT_ARG(level, 0, 100);
+        } else if (!strcmp(a, "-review-tc")) {
+            INT_ARG(review_ms, 1, 600000);
         } else if (!strcmp(a, "-save")) {
             NEED_ARG();
             save_dir = argv[++i];
@@ -599,6 +608,9 @@ int main(int argc, char **argv) {
         pc.turn_ms = tc_given ? cfg.game.turn_ms : 2000;
         pc.match_ms = cfg.game.match_ms;
         pc.delay_ms = delay_ms;
+        pc.swap2 = cfg.game.swap2;
+        pc.strength = level;
+        pc.review_ms = review_ms;
         pc.save_dir = save_dir;
         return play_run(&pc);
     }

@@ -25,6 +25,7 @@
 #include "../eval/evaluate.h"
 #include "../brain/util.h"
 #include "../protocol/codec.h"
+#include "analysis.h"
 #include "records.h"
 
 /* ---- coordinates ---- */
@@ -71,7 +72,9 @@ static bool term_raw(void) {
     if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t) != 0)
         return false;
     raw_on = true;
-    atexit(term_restore);
+    static bool registered;
+    if (!registered)
+        atexit(term_restore), registered = true;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -96,7 +99,7 @@ static void term_size(int *cols, int *rows) {
 
 /* ---- brains ---- */
 
-typedef enum { EXPECT_OK, EXPECT_MOVE, EXPECT_HINT, EXPECT_TAKEBACK, EXPECT_DISCARD } Expect;
+typedef enum { EXPECT_OK, EXPECT_MOVE, EXPECT_HINT, EXPECT_TAKEBACK, EXPECT_DISCARD, EXPECT_SWAP2 } Expect;
 
 typedef struct {
     const EngineSpec *spec;
@@ -109,9 +112,21 @@ typedef struct {
     char name[64];
 } Brain;
 
+/* The swap2 opening (-opening-rule swap2): the party that starts as black
+ * proposes three stones, the other chooses (take black, stay white with move
+ * 4, or add two), after two added stones the proposer chooses. A person's
+ * choices are keys, a brain's come from SWAP2BOARD. */
+typedef enum { S2_NONE, S2_PROPOSE, S2_CHOOSE3, S2_ADD2, S2_CHOOSE5 } Swap2Phase;
+
 typedef struct {
     const PlayConfig *cfg;
     Pos *pos;
+    bool human[3];        /* per colour, now (swap2 may exchange the parties) */
+    bool exchanged;       /* the parties changed colours in the swap2 opening */
+    Swap2Phase s2;
+    int s2_stones;        /* stones of the finished swap2 opening (undo stops there) */
+    char s2_log[160];     /* the choices made, shown and kept in the record's name */
+    int strength;         /* INFO strength for the brains that play (100: full) */
     Brain brains[3];      /* [colour] when a brain plays that colour */
     Brain hinter;         /* when people play both colours */
     int cx, cy;           /* cursor */
@@ -176,6 +191,8 @@ static bool brain_start(Play *g, Brain *b, const EngineSpec *spec, int colour) {
     child_send(&b->c, "INFO game_type 0");
     for (int i = 0; i < spec->option_count; i++)
         child_send(&b->c, "INFO %s %s", spec->option_key[i], spec->option_value[i]);
+    if (colour && g->strength < 100) /* a brain that plays, weakened for people */
+        child_send(&b->c, "INFO strength %d", g->strength);
     b->synced = true; /* an empty board on both sides */
     return true;
 }
@@ -222,7 +239,95 @@ static void brain_ask(Play *g, Brain *b, int as, Expect what) {
 }
 
 static Brain *brain_for(Play *g, int colour) {
-    return g->cfg->human[colour] ? NULL : &g->brains[colour];
+    return g->human[colour] ? NULL : &g->brains[colour];
+}
+
+/* The parties exchange colours (a swap2 choice): people and brains move
+ * together; a brain holds its board from the other side now, so it gets the
+ * whole position next time. */
+static void exchange_parties(Play *g) {
+    Brain t = g->brains[BLACK];
+    g->brains[BLACK] = g->brains[WHITE];
+    g->brains[WHITE] = t;
+    bool h = g->human[BLACK];
+    g->human[BLACK] = g->human[WHITE];
+    g->human[WHITE] = h;
+    for (int c = BLACK; c <= WHITE; c++) {
+        g->brains[c].colour = c;
+        g->brains[c].synced = false;
+    }
+    g->exchanged = !g->exchanged;
+}
+
+/* The colour whose party acts in the swap2 phase (0: none). */
+static int swap2_actor(const Play *g) {
+    switch (g->s2) {
+    case S2_PROPOSE: case S2_CHOOSE5: return BLACK;
+    case S2_CHOOSE3: case S2_ADD2: return WHITE;
+    default: return 0;
+    }
+}
+
+static const char *party_name(const Play *g, int colour) {
+    return g->human[colour] ? "you" : g->brains[colour].name;
+}
+
+/* Ask a brain for its swap2 answer on the stones so far. */
+static void brain_swap2(Play *g, Brain *br) {
+    Board *bd = &g->pos->b;
+    int as = swap2_actor(g);
+    if (g->cfg->match_ms > 0)
+        child_send(&br->c, "INFO time_left %lld", (long long)g->time_left[as]);
+    child_send(&br->c, "SWAP2BOARD");
+    for (int i = 0; i < bd->ply; i++)
+        child_send(&br->c, "%d,%d", board_x(bd, bd->history[i]), board_y(bd, bd->history[i]));
+    child_send(&br->c, "DONE");
+    br->synced = false; /* the game goes on with BOARD */
+    expect_push(br, EXPECT_SWAP2);
+    g->think_start = now_ms();
+}
+
+static void swap2_log(Play *g, const char *fmt, ...) {
+    size_t n = strlen(g->s2_log);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->s2_log + n, sizeof g->s2_log - n, fmt, ap);
+    va_end(ap);
+}
+
+/* What the person deciding in the swap2 phase may do, as a note. */
+static void swap2_prompt(Play *g) {
+    int a = swap2_actor(g);
+    if (!a)
+        return;
+    if (!g->human[a]) {
+        note(g, "swap2: %s %s", g->brains[a].name,
+             g->s2 == S2_PROPOSE ? "proposes three stones" : "chooses");
+        return;
+    }
+    int n = g->pos->b.stones;
+    switch (g->s2) {
+    case S2_PROPOSE:
+        note(g, "swap2: place three stones (black, white, black): %d to go", 3 - n);
+        break;
+    case S2_CHOOSE3:
+        note(g, "swap2: b takes black | a cell plays move 4 as white | a adds two stones");
+        break;
+    case S2_ADD2:
+        note(g, "swap2: add a white and a black stone: %d to go", 5 - n);
+        break;
+    case S2_CHOOSE5:
+        note(g, "swap2: b takes black | a cell takes white and plays move 6");
+        break;
+    default:
+        break;
+    }
+}
+
+static void swap2_done(Play *g) {
+    g->s2 = S2_NONE;
+    g->s2_stones = g->pos->b.stones;
+    note(g, "swap2: %s; black: %s, white: %s", g->s2_log, party_name(g, BLACK), party_name(g, WHITE));
 }
 
 /* ---- game ---- */
@@ -278,8 +383,8 @@ static void save_game(Play *g) {
             r.moves->y[k] = (short)board_y(b, b->history[i]);
             r.moves->ms[k] = g->move_ms[i];
         }
-    const char *bn = cfg->human[BLACK] ? "human" : g->brains[BLACK].name;
-    const char *wn = cfg->human[WHITE] ? "human" : g->brains[WHITE].name;
+    const char *bn = g->human[BLACK] ? "human" : g->brains[BLACK].name;
+    const char *wn = g->human[WHITE] ? "human" : g->brains[WHITE].name;
     if (record_write_psq(path, &gc, bn, wn, &r)) {
         snprintf(g->last_saved, sizeof g->last_saved, "%s", path);
         note(g, "%s saved as %s", g->over ? "game" : "unfinished game", path);
@@ -358,6 +463,11 @@ static void new_game(Play *g) {
     g->saved_ply = -1;
     g->last_saved[0] = 0;
     g->turn_start = now_ms();
+    if (g->exchanged)
+        exchange_parties(g); /* back to the colours asked for */
+    g->s2 = cfg->swap2 ? S2_PROPOSE : S2_NONE;
+    g->s2_stones = 0;
+    g->s2_log[0] = 0;
     for (int c = BLACK; c <= WHITE; c++) {
         g->time_left[c] = cfg->match_ms;
         Brain *b = brain_for(g, c);
@@ -373,14 +483,19 @@ static void new_game(Play *g) {
         }
     }
     note(g, "new game");
+    swap2_prompt(g);
 }
 
 /* Undo: back to the last position where a person is to move. */
 static void undo(Play *g) {
     g->status[0] = 0; /* the brain line described a position that is gone */
     Board *b = &g->pos->b;
-    if (g->cfg->human[BLACK] == false && g->cfg->human[WHITE] == false)
+    if (g->human[BLACK] == false && g->human[WHITE] == false)
         return;
+    if (g->s2 != S2_NONE) {
+        note(g, "no undo in the swap2 opening: n starts a new game");
+        return;
+    }
     if (g->thinking) { /* stop the brain; its move will be thrown away */
         Brain *br = brain_for(g, b->side);
         if (br && br->live) {
@@ -396,8 +511,8 @@ static void undo(Play *g) {
     do {
         while (b->ply && board_last_move(b) == MOVE_PASS)
             pos_undo(g->pos);
-        if (!b->ply)
-            break;
+        if (b->ply <= g->s2_stones)
+            break; /* the swap2 opening stays */
         Move m = board_last_move(b);
         for (int c = BLACK; c <= WHITE; c++) {
             Brain *br = brain_for(g, c);
@@ -408,7 +523,7 @@ static void undo(Play *g) {
         }
         pos_undo(g->pos);
         taken++;
-    } while (b->ply && !g->cfg->human[b->side]);
+    } while (b->ply && !g->human[b->side]);
     g->over = false;
     g->result[0] = 0;
     g->win_n = 0;
@@ -425,7 +540,11 @@ static void ask_hint(Play *g) {
         note(g, "a brain is thinking: ask for a hint when it is your move");
         return;
     }
-    Brain *br = g->cfg->human[opponent(b->side)] ? &g->hinter : brain_for(g, opponent(b->side));
+    if (g->s2 != S2_NONE) {
+        note(g, "no hints in the swap2 opening");
+        return;
+    }
+    Brain *br = g->human[opponent(b->side)] ? &g->hinter : brain_for(g, opponent(b->side));
     if (br == &g->hinter && !br->live && !brain_start(g, br, &g->cfg->hint, 0))
         return;
     if (!br || !br->live) {
@@ -435,6 +554,106 @@ static void ask_hint(Play *g) {
     brain_ask(g, br, b->side, EXPECT_HINT);
     g->thinking = true;
     note(g, "thinking of a hint...");
+}
+
+/* A brain's swap2 answer. */
+static void swap2_answer(Play *g, Brain *br, const Reply *r, const char *line) {
+    Board *b = &g->pos->b;
+    int a = swap2_actor(g);
+    g->thinking = false;
+    if (g->cfg->match_ms > 0)
+        g->time_left[a] -= now_ms() - g->think_start;
+    char n1[16], n2[16], n3[16], who[64];
+    snprintf(who, sizeof who, "%s", br->name); /* br may change colour below */
+    if (g->s2 == S2_PROPOSE && r->kind == REPLY_MOVES && r->count == 3) {
+        for (int i = 0; i < 3; i++)
+            if (!make_move(g, r->xs[i], r->ys[i], true))
+                return;
+        play_coord_name(r->xs[0], r->ys[0], b->width, b->height, n1, sizeof n1);
+        play_coord_name(r->xs[1], r->ys[1], b->width, b->height, n2, sizeof n2);
+        play_coord_name(r->xs[2], r->ys[2], b->width, b->height, n3, sizeof n3);
+        swap2_log(g, "%s proposes %s %s %s", who, n1, n2, n3);
+        g->s2 = S2_CHOOSE3;
+        swap2_prompt(g);
+    } else if ((g->s2 == S2_CHOOSE3 || g->s2 == S2_CHOOSE5) && r->kind == REPLY_SWAP) {
+        if (g->s2 == S2_CHOOSE3)
+            exchange_parties(g); /* the chooser takes black */
+        swap2_log(g, "; %s takes black", who);
+        swap2_done(g);
+    } else if ((g->s2 == S2_CHOOSE3 || g->s2 == S2_CHOOSE5) && r->kind == REPLY_MOVE) {
+        bool five = g->s2 == S2_CHOOSE5;
+        if (five)
+            exchange_parties(g); /* the proposer takes white */
+        play_coord_name(r->x, r->y, b->width, b->height, n1, sizeof n1);
+        swap2_log(g, "; %s %s white, plays %s", who, five ? "takes" : "stays", n1);
+        if (make_move(g, r->x, r->y, true)) {
+            swap2_done(g);
+            g->next_move_at = now_ms() + g->cfg->delay_ms;
+        }
+    } else if (g->s2 == S2_CHOOSE3 && r->kind == REPLY_MOVES && r->count == 2) {
+        for (int i = 0; i < 2; i++)
+            if (!make_move(g, r->xs[i], r->ys[i], true))
+                return;
+        play_coord_name(r->xs[0], r->ys[0], b->width, b->height, n1, sizeof n1);
+        play_coord_name(r->xs[1], r->ys[1], b->width, b->height, n2, sizeof n2);
+        swap2_log(g, "; %s adds %s %s", who, n1, n2);
+        g->s2 = S2_CHOOSE5;
+        swap2_prompt(g);
+    } else {
+        g->s2 = S2_NONE;
+        end_game(g, "%s loses: '%.60s' is not a swap2 answer", who, line);
+    }
+}
+
+/* A person's cell in the swap2 phase: a stone of the proposal or of the two
+ * added, or the choice to play as white (move 4 staying, move 6 taking it). */
+static void swap2_cell(Play *g) {
+    Board *b = &g->pos->b;
+    int a = swap2_actor(g);
+    if (!g->human[a] || g->thinking)
+        return;
+    char name[16];
+    play_coord_name(g->cx, g->cy, b->width, b->height, name, sizeof name);
+    if (g->s2 == S2_PROPOSE || g->s2 == S2_ADD2) {
+        if (!make_move(g, g->cx, g->cy, false))
+            return;
+        swap2_log(g, "%s%s", b->stones == 1 || b->stones == 4 ? (b->stones == 1 ? "you propose " : "; you add ") : " ", name);
+        if (b->stones == 3 && g->s2 == S2_PROPOSE)
+            g->s2 = S2_CHOOSE3;
+        else if (b->stones == 5)
+            g->s2 = S2_CHOOSE5;
+        swap2_prompt(g);
+        g->next_move_at = now_ms();
+        return;
+    }
+    bool five = g->s2 == S2_CHOOSE5;
+    if (five)
+        exchange_parties(g); /* you take white */
+    if (!make_move(g, g->cx, g->cy, false)) {
+        if (five)
+            exchange_parties(g);
+        return;
+    }
+    swap2_log(g, "; you %s white, play %s", five ? "take" : "stay", name);
+    swap2_done(g);
+    g->next_move_at = now_ms();
+}
+
+/* A person's swap2 keys: b takes black, a adds two stones. */
+static void swap2_key(Play *g, int k) {
+    int a = swap2_actor(g);
+    if (!a || !g->human[a] || g->thinking)
+        return;
+    if (k == 'b' && (g->s2 == S2_CHOOSE3 || g->s2 == S2_CHOOSE5)) {
+        if (g->s2 == S2_CHOOSE3)
+            exchange_parties(g);
+        swap2_log(g, "; you take black");
+        swap2_done(g);
+        g->next_move_at = now_ms();
+    } else if (k == 'a' && g->s2 == S2_CHOOSE3) {
+        g->s2 = S2_ADD2;
+        swap2_prompt(g);
+    }
 }
 
 /* A line from a brain. */
@@ -475,6 +694,9 @@ static void brain_line(Play *g, Brain *br, const char *line) {
             note(g, "hint: %s (%d,%d) - Enter plays it", name, r.x, r.y);
         } else
             note(g, "%s: no hint ('%s')", br->name, line);
+        break;
+    case EXPECT_SWAP2:
+        swap2_answer(g, br, &r, line);
         break;
     case EXPECT_MOVE: {
         g->thinking = false;
@@ -600,8 +822,10 @@ static void draw(Play *g) {
     printf("\033[H\033[2J");
     /* line 1: who plays, rule, clocks */
     printf("Quinto  %s %dx%d  black: %s  white: %s", rule_name(cfg->rule), b->width, b->height,
-           cfg->human[BLACK] ? "you" : g->brains[BLACK].name,
-           cfg->human[WHITE] ? "you" : g->brains[WHITE].name);
+           g->human[BLACK] ? "you" : g->brains[BLACK].name,
+           g->human[WHITE] ? "you" : g->brains[WHITE].name);
+    if ((g->human[BLACK] || g->human[WHITE]) && g->strength < 100)
+        printf("  level %d", g->strength);
     if (cfg->match_ms > 0)
         printf("  clocks %lld.%01lld / %lld.%01lld s", (long long)(g->time_left[BLACK] / 1000),
                (long long)(g->time_left[BLACK] % 1000 / 100), (long long)(g->time_left[WHITE] / 1000),
@@ -654,9 +878,14 @@ static void draw(Play *g) {
         play_coord_name(g->cx, g->cy, b->width, b->height, cur, sizeof cur);
     if (g->over)
         printf("\033[1m%s\033[0m\r\n", g->result);
+    else if (g->s2 != S2_NONE)
+        printf("swap2 opening: %s to %s%s  cursor %s%s%s\r\n", party_name(g, swap2_actor(g)),
+               g->s2 == S2_PROPOSE ? "propose" : g->s2 == S2_ADD2 ? "add two stones" : "choose",
+               g->thinking ? " (thinking...)" : "", cur, g->typing ? "  play at: " : "",
+               g->typing ? g->typed : "");
     else if (g->thinking)
         printf("%s to move (%s)  thinking...  %.*s\r\n", b->side == BLACK ? "X black" : "O white",
-               cfg->human[b->side] ? "hint" : "brain", cols > 60 ? cols - 40 : 20, g->status);
+               g->human[b->side] ? "hint" : "brain", cols > 60 ? cols - 40 : 20, g->status);
     else
         printf("%s to move  cursor %s%s%s\r\n", b->side == BLACK ? "X black" : "O white", cur,
                g->typing ? "  play at: " : "", g->typing ? g->typed : "");
@@ -667,11 +896,12 @@ static void draw(Play *g) {
         snprintf(centre, sizeof centre, "%d,%d", b->width / 2, b->height / 2);
     else
         codec_cell_name(b->width / 2, b->height / 2, b->height, centre, sizeof centre);
-    if (cfg->human[BLACK] || cfg->human[WHITE])
-        snprintf(help, sizeof help, "arrows Enter  :%s  d hint  t weights  u undo  n new  s save  c %s  q quit",
+    if (g->human[BLACK] || g->human[WHITE])
+        snprintf(help, sizeof help,
+                 "arrows Enter  :%s  d hint  t weights  u undo  n new  s save  r review  < > level  c %s  q quit",
                  centre, g->show_xy ? "h8" : "x,y");
     else
-        snprintf(help, sizeof help, "watching:  t weights  n new  s save  c %s  q quit", g->show_xy ? "h8" : "x,y");
+        snprintf(help, sizeof help, "watching:  t weights  n new  s save  r review  c %s  q quit", g->show_xy ? "h8" : "x,y");
     printf("%.*s", cols - 1, help);
     fflush(stdout);
 }
@@ -684,11 +914,76 @@ static void human_play(Play *g) {
         note(g, "the game is over: n for a new one");
         return;
     }
-    if (!g->cfg->human[b->side] || g->thinking)
+    if (g->s2 != S2_NONE) {
+        swap2_cell(g);
+        return;
+    }
+    if (!g->human[b->side] || g->thinking)
         return;
     g->note[0] = 0;
     if (make_move(g, g->cx, g->cy, false))
         g->next_move_at = now_ms();
+}
+
+/* The level of the brains that play (INFO strength), from their next move. */
+static void set_level(Play *g, int level) {
+    if (!g->human[BLACK] && !g->human[WHITE]) {
+        note(g, "levels are for playing against a brain");
+        return;
+    }
+    g->strength = level < 0 ? 0 : level > 100 ? 100 : level;
+    for (int c = BLACK; c <= WHITE; c++)
+        if (!g->human[c] && g->brains[c].live)
+            child_send(&g->brains[c].c, "INFO strength %d", g->strength);
+    note(g, "level %d of 100 from the brain's next move%s", g->strength,
+         g->strength == 100 ? " (full strength)" : "");
+}
+
+/* Review the game so far (quinto-manager review) on the normal screen, then
+ * back to the board. */
+static void review_game(Play *g) {
+    const PlayConfig *cfg = g->cfg;
+    Board *b = &g->pos->b;
+    if (g->thinking) {
+        note(g, "a brain is thinking: review when it has moved");
+        return;
+    }
+    if (!b->stones) {
+        note(g, "nothing to review yet");
+        return;
+    }
+    Record *r = calloc(1, sizeof *r);
+    if (!r)
+        return;
+    r->rule = cfg->rule;
+    r->width = b->width;
+    r->height = b->height;
+    for (int i = 0; i < b->ply && r->count < RECORD_MAX_MOVES; i++, r->count++) {
+        Move m = b->history[i];
+        r->x[r->count] = (short)(m == MOVE_PASS ? -1 : board_x(b, m));
+        r->y[r->count] = (short)(m == MOVE_PASS ? -1 : board_y(b, m));
+    }
+    term_restore();
+    ReviewConfig rc = {0};
+    rc.judge = cfg->hint;
+    rc.turn_ms = cfg->review_ms > 0 ? cfg->review_ms : 1000;
+    rc.threshold = 600;
+    rc.out = stdout;
+    rc.ascii = cfg->ascii;
+    printf("Reviewing %d moves, %lld ms a position (about %lld s)...\n", r->count, (long long)rc.turn_ms,
+           (long long)((r->count + 1) * rc.turn_ms / 1000 + 1));
+    fflush(stdout);
+    int st = review_run(&rc, r);
+    free(r);
+    printf("%s\nEnter returns to the board.\n", st ? "The judge failed (see above)." : "");
+    fflush(stdout);
+    char line[64];
+    if (!fgets(line, sizeof line, stdin)) { /* end of input: back all the same */
+    }
+    interrupted = 0; /* a Ctrl-C during the review ended it, not the program */
+    if (!term_raw())
+        interrupted = -1;
+    note(g, "review done");
 }
 
 static void key(Play *g, int k) {
@@ -726,11 +1021,15 @@ static void key(Play *g, int k) {
     case 'u': undo(g); break;
     case 'n': new_game(g); break;
     case 's': save_game(g); break;
+    case 'b': case 'a': swap2_key(g, k); break;
+    case '<': case '>': set_level(g, g->strength + (k == '>' ? 10 : -10)); break;
+    case 'r': review_game(g); break;
     default: break;
     }
 }
 
 /* Read a key (arrow escapes as 1000..1003); -1 if none. */
+
 static int read_key(void) {
     unsigned char c;
     if (read(STDIN_FILENO, &c, 1) != 1)
@@ -758,13 +1057,15 @@ int play_run(const PlayConfig *cfg) {
     Play *g = &G;
     memset(g, 0, sizeof *g);
     g->cfg = cfg;
+    g->human[BLACK] = cfg->human[BLACK], g->human[WHITE] = cfg->human[WHITE];
+    g->strength = cfg->strength;
     g->pos = malloc(sizeof *g->pos);
     if (!g->pos || !pos_init(g->pos, cfg->width, cfg->height, cfg->rule)) {
         fprintf(stderr, "play: bad board size\n");
         return 2;
     }
     for (int c = BLACK; c <= WHITE; c++)
-        if (!cfg->human[c] && !brain_start(g, &g->brains[c], &cfg->engine[c], c)) {
+        if (!g->human[c] && !brain_start(g, &g->brains[c], &cfg->engine[c], c)) {
             fprintf(stderr, "play: %s\n", g->note);
             return 1;
         }
@@ -773,14 +1074,20 @@ int play_run(const PlayConfig *cfg) {
         return 1;
     }
     new_game(g);
-    note(g, "%s", cfg->human[BLACK] || cfg->human[WHITE] ? "your move: arrows and Enter" : "watching");
+    if (g->s2 == S2_NONE)
+        note(g, "%s", g->human[BLACK] || g->human[WHITE] ? "your move: arrows and Enter" : "watching");
     bool dirty = true;
     while (!interrupted) {
         Board *b = &g->pos->b;
         /* the brain on move */
         Brain *br = brain_for(g, b->side);
+        if (g->s2 != S2_NONE) /* the swap2 opening: the party deciding */
+            br = g->human[swap2_actor(g)] ? NULL : &g->brains[swap2_actor(g)];
         if (!g->over && !g->thinking && br && br->live && now_ms() >= g->next_move_at) {
-            brain_ask(g, br, b->side, EXPECT_MOVE);
+            if (g->s2 == S2_NONE)
+                brain_ask(g, br, b->side, EXPECT_MOVE);
+            else
+                brain_swap2(g, br);
             g->thinking = true;
             dirty = true;
         }
@@ -835,9 +1142,13 @@ int play_run(const PlayConfig *cfg) {
             int r;
             do {
                 r = child_read(&bb->c, 0, err, sizeof err);
-                if (r == LR_LINE)
+                if (r == LR_LINE) {
+                    bool was = g->exchanged;
                     brain_line(g, bb, child_line(&bb->c));
-            } while (r == LR_LINE && bb->c.lr->pos < bb->c.lr->len);
+                    if (was != g->exchanged && bb != &g->hinter) /* swap2: it changed colour */
+                        bb = bb == &g->brains[BLACK] ? &g->brains[WHITE] : &g->brains[BLACK];
+                }
+            } while (r == LR_LINE && bb->live && bb->c.lr->pos < bb->c.lr->len);
             if (r == LR_EOF) {
                 bb->live = false;
                 child_stop(&bb->c, 0);

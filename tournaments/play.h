@@ -14,6 +14,9 @@ typedef struct {
     int delay_ms;            /* between moves when two brains play */
     const char *save_dir;    /* where finished games go (.psq) */
     bool ascii;              /* no UTF-8 box drawing */
+    bool swap2;              /* the swap2 opening on an empty board */
+    int strength;            /* INFO strength of the brains that play (100: full) */
+    int64_t review_ms;       /* the judge's time a position in a review (r) */
 } PlayConfig;
 
 int play_run(const PlayConfig *cfg);
