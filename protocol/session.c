@@ -196,35 +196,86 @@ static SearchLimits share_limits(const Session *s, int k, int n) {
     return l;
 }
 
-/* YXNBEST N: N searches, each without the moves found before it, on an equal
- * share of the time; a summary line for each, then the best move, played. */
+/* YXNBEST N: multi-PV, depth by depth. At each depth d, N searches to depth d
+ * (the table shared), each without the moves ranked before it at that
+ * depth; a depth counts when all N finished it, and its N lines are printed
+ * (`MESSAGE nbest K depth …`). When the time (or YXSTOP) ends a depth, the
+ * last complete one is the answer: one summary line per move, then the best
+ * move, played. */
 static void nbest(Session *s) {
     int n = s->nbest < 1 ? 1 : s->nbest > SEARCH_EXCLUDE_MAX ? SEARCH_EXCLUDE_MAX : s->nbest;
-    Move moves[SEARCH_EXCLUDE_MAX];
-    SearchInfo infos[SEARCH_EXCLUDE_MAX];
-    int found = 0;
-    for (int k = 0; k < n; k++) {
-        SearchLimits l = share_limits(s, k, n);
-        l.randomize = false;
-        l.exclude_count = found;
-        memcpy(l.exclude, moves, sizeof(Move) * (size_t)found);
-        s->report_tag = k + 1;
-        SearchInfo info;
-        Move m = engine_think(s->engine, s->pos, &l, report, s, &info);
+    Move moves[SEARCH_EXCLUDE_MAX], cur[SEARCH_EXCLUDE_MAX];
+    SearchInfo infos[SEARCH_EXCLUDE_MAX], cur_info[SEARCH_EXCLUDE_MAX];
+    int found = 0, cap = s->limits.max_depth > 0 ? s->limits.max_depth : 64;
+    int64_t budget = command_budget(s);
+    for (int d = 1; d <= cap; d++) {
+        int k = 0;
+        bool complete = true, deeper = false;
+        for (; k < n; k++) {
+            SearchLimits l = s->limits;
+            l.start_ns = 0;
+            l.match_ms = 0;
+            l.time_left_ms = INT64_MAX;
+            if (budget >= 0) {
+                int64_t left = budget - (now_ns() - s->cmd_ns) / 1000000;
+                if (left < 1) {
+                    complete = false;
+                    break;
+                }
+                l.turn_ms = left;
+            }
+            l.max_depth = d;
+            l.randomize = false;
+            l.exclude_count = k;
+            memcpy(l.exclude, cur, sizeof(Move) * (size_t)k);
+            SearchInfo info;
+            Move m = engine_think(s->engine, s->pos, &l, NULL, NULL, &info);
+            bool repeat = false;
+            for (int i = 0; i < k; i++)
+                repeat |= cur[i] == m;
+            if (m == MOVE_NONE || repeat)
+                break; /* no other move */
+            /* a forced result (vcf, vct, forced) needs no depth; otherwise the
+             * search must have finished depth d */
+            bool forced = info.source && strcmp(info.source, "search") != 0;
+            if ((!forced && info.depth < d) || engine_stopped(s->engine)) {
+                complete = false;
+                break;
+            }
+            deeper |= !forced;
+            cur[k] = m;
+            cur_info[k] = info;
+        }
+        if (!complete || k == 0)
+            break;
+        found = k;
+        memcpy(moves, cur, sizeof(Move) * (size_t)k);
+        memcpy(infos, cur_info, sizeof(SearchInfo) * (size_t)k);
+        for (int a = 1; a < k; a++) /* best first: a later rank may score higher */
+            for (int c = a; c > 0 && infos[c].score > infos[c - 1].score; c--) {
+                SearchInfo ti = infos[c];
+                infos[c] = infos[c - 1], infos[c - 1] = ti;
+                Move tm = moves[c];
+                moves[c] = moves[c - 1], moves[c - 1] = tm;
+            }
+        for (int r = 0; r < k; r++) {
+            s->report_tag = r + 1;
+            report(s, &infos[r]);
+        }
         s->report_tag = 0;
-        bool repeat = false;
-        for (int i = 0; i < found; i++)
-            repeat |= moves[i] == m;
-        if (m == MOVE_NONE || repeat)
-            break; /* no other move */
-        moves[found] = m;
-        infos[found++] = info;
-        if (engine_stopped(s->engine))
-            break; /* YXSTOP: what was found is the answer */
+        if (!deeper)
+            break; /* every line is forced: deeper depths say nothing new */
     }
-    if (!found) {
-        out_line(s, "ERROR no move: the board is full");
-        return;
+    if (!found) { /* not even depth 1 in the time: one plain search */
+        SearchLimits l = share_limits(s, 0, 1);
+        l.randomize = false;
+        Move m = engine_think(s->engine, s->pos, &l, NULL, NULL, &infos[0]);
+        if (m == MOVE_NONE) {
+            out_line(s, "ERROR no move: the board is full");
+            return;
+        }
+        moves[0] = m;
+        found = 1;
     }
     for (int k = 0; k < found; k++) {
         char pv[PV_MAX * 9 + 1], ev[32];

@@ -959,25 +959,31 @@ START_TEST(test_analysis_commands) {
     ck_assert_msg(codec_parse_xy(mv, &x, &y), "'%s'", mv);
     ck_assert_int_eq(n, 1);
 
-    /* YXNBEST 5: five different moves with a score and a line each, then the
-     * first of them */
+    /* YXNBEST 5 (multi-PV): five different moves with a score and a line
+     * each, all searched to the same depth, best first, then the first */
     child_send(c, "INFO timeout_match 0");
     child_send(c, "INFO timeout_turn 2500");
     child_send(c, "YXBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE");
     child_send(c, "YXNBEST 5");
     mv = collect(c, "nbest ", msgs, 64, &n, 15000);
-    int k = 0, xs[5], ys[5];
+    int k = 0, xs[5], ys[5], depth[5], ev[5];
     for (int i = 0; i < n && i < 64; i++) {
         int rank, total;
         char pv[200];
-        if (sscanf(msgs[i], "nbest %d/%d %d,%d ev %*s depth %*d pv %199[^\n]", &rank, &total,
-                   &xs[k < 5 ? k : 4], &ys[k < 5 ? k : 4], pv) == 5) {
+        if (sscanf(msgs[i], "nbest %d/%d %d,%d ev %d depth %d pv %199[^\n]", &rank, &total,
+                   &xs[k < 5 ? k : 4], &ys[k < 5 ? k : 4], &ev[k < 5 ? k : 4], &depth[k < 5 ? k : 4],
+                   pv) == 7) {
             ck_assert_int_eq(rank, k + 1);
             ck_assert_int_eq(total, 5);
             k++;
         }
     }
     ck_assert_int_eq(k, 5);
+    for (int i = 1; i < 5; i++) {
+        ck_assert_int_eq(depth[i], depth[0]);
+        ck_assert_int_le(ev[i], ev[0 + i - 1]);
+    }
+    ck_assert_int_ge(depth[0], 3);
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < i; j++)
             ck_assert(xs[i] != xs[j] || ys[i] != ys[j]);
