@@ -365,12 +365,16 @@ static bool balance_find(Session *s, bool two, int32_t bias, Move *m1, Move *m2,
         pos_play(p, first[i]);
         int ns = 1;
         if (two) {
-            Move more[SECOND * 3];
-            int nm = top_cells(s, more, SECOND * 3);
-            ns = 0;
-            for (int j = 0; j < nm && ns < SECOND; j++)
+            /* the reply from across the ranking, not only the best ones: a
+             * strong first move is evened out by a modest second one */
+            Move more[64], near[64];
+            int nm = top_cells(s, more, 64), nn = 0;
+            for (int j = 0; j < nm; j++)
                 if (near_stones(b, more[j]))
-                    second[ns++] = more[j];
+                    near[nn++] = more[j];
+            ns = nn < SECOND ? nn : SECOND;
+            for (int j = 0; j < ns; j++)
+                second[j] = near[ns > 1 ? j * (nn - 1) / (ns - 1) : 0];
         }
         for (int j = 0; j < ns; j++) {
             if (two)
