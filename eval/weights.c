@@ -39,6 +39,23 @@ const int16_t PATTERN_SCORE[PAT_COUNT] = {0, 0, 1, 2, 3, 7, 8, 9, 10, 28, 30, 32
 /*                                none forbid F2 B3 F2x2 B3+ F3 F3+ F3x2 B4 B4+ B4F3 F4  F5 */
 const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400, 1200, 5000};
 
+/* Fitted corrections of single pattern codes' values (pbrain-quinto tune RULE
+ * SIZE --table): {colour (0: both), code, value}, added to the value the
+ * weights above give the code. Each file's head says how it was made. */
+typedef struct {
+    int8_t colour;
+    int16_t code, value;
+} CodeCorrection;
+
+static const CodeCorrection FREESTYLE_TABLE[] = {
+#include "table-freestyle.inc"
+    {-1, 0, 0},
+};
+
+static const CodeCorrection *const CORRECTIONS[RULE_COUNT] = {
+    [RULE_FREESTYLE] = FREESTYLE_TABLE,
+};
+
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
 int32_t window_value_lut[RULE_COUNT][256];
@@ -68,6 +85,10 @@ static void build(Rule rule) {
             pcode_eval[t][pc] = (int16_t)e;
             pcode_score[t][pc] = (int16_t)s;
         }
+        for (const CodeCorrection *c = CORRECTIONS[rule]; c && c->colour >= 0; c++)
+            if ((c->colour == 0 || c->colour == colour) && c->code < PCODE_COUNT &&
+                pattern4_of(t, c->code) != P4_FORBID)
+                pcode_eval[t][c->code] = (int16_t)(pcode_eval[t][c->code] + c->value);
     }
 }
 

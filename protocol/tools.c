@@ -364,6 +364,268 @@ static void tune_print(const char *name, const double *w, int from, int count) {
     printf("},\n");
 }
 
+/* ---- tune --table: a value for every pattern code that occurs ----
+ * The model: eval_static (the structured weights) plus, for every empty cell
+ * and colour, a correction of its pattern code's value (the table entry
+ * pcode_eval[table][code] becomes free). Freestyle-like rules share one
+ * correction table for both colours (their pattern tables are the same);
+ * renju has one per colour. Fitted with Adam on the win probability's squared
+ * error, an L2 pull towards the structured value (0 correction), and the
+ * corrections of the iteration with the least held-out error kept. */
+
+typedef struct {
+    uint16_t idx;
+    int8_t v;
+} TableEntry;
+
+typedef struct {
+    float base, result;
+    uint32_t first;
+    uint16_t count;
+} TableSample;
+
+typedef struct {
+    TableSample *s;
+    size_t n, cap;
+    TableEntry *e;
+    size_t ne, ecap;
+    bool per_colour;
+} TableSet;
+
+static bool table_push_entry(TableSet *set, uint16_t idx, int v) {
+    if (set->ne == set->ecap) {
+        size_t cap = set->ecap ? 2 * set->ecap : 1 << 20;
+        TableEntry *ne = realloc(set->e, cap * sizeof *ne);
+        if (!ne)
+            return false;
+        set->e = ne, set->ecap = cap;
+    }
+    set->e[set->ne].idx = idx;
+    set->e[set->ne++].v = (int8_t)(v > 127 ? 127 : v < -127 ? -127 : v);
+    return true;
+}
+
+static void table_add_position(TableSet *set, const Pos *p, float result) {
+    static int count[2 * PCODE_COUNT];
+    static uint16_t touched[2 * PCODE_COUNT];
+    static uint8_t mark[2 * PCODE_COUNT];
+    int nt = 0;
+    const Board *b = &p->b;
+    int sg = b->side == BLACK ? 1 : -1;
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
+            int m = board_move_at(b, x, y);
+            if (b->cell[m] != EMPTY)
+                continue;
+            for (int c = 0; c < 2; c++) {
+                if (p->c[m].p4[c] == P4_FORBID)
+                    continue; /* worth nothing, whatever the table says */
+                int idx = (set->per_colour ? c * PCODE_COUNT : 0) + p->c[m].pcode[c];
+                if (!mark[idx])
+                    mark[idx] = 1, touched[nt++] = (uint16_t)idx;
+                count[idx] += c == 0 ? sg : -sg; /* black's cells count for black */
+            }
+        }
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? 2 * set->cap : 65536;
+        TableSample *ns = realloc(set->s, cap * sizeof *ns);
+        if (!ns)
+            return;
+        set->s = ns, set->cap = cap;
+    }
+    TableSample *t = &set->s[set->n];
+    t->base = (float)eval_static(p);
+    t->result = result;
+    t->first = (uint32_t)set->ne;
+    t->count = 0;
+    for (int i = 0; i < nt; i++) {
+        int idx = touched[i];
+        if (count[idx] && table_push_entry(set, (uint16_t)idx, count[idx]))
+            t->count++;
+        count[idx] = 0, mark[idx] = 0;
+    }
+    set->n++;
+}
+
+/* Positions of one game as tune_add_game picks them (quiet, 9th stone on). */
+static void table_add_game(TableSet *set, Pos *p, int size, Rule rule, char *moves, float black_result) {
+    pos_init(p, size, size, rule);
+    Move seq[BOARD_MAX_MOVES];
+    int n = 0;
+    for (char *t; (t = next_field(&moves, ";")) != NULL && n < BOARD_MAX_MOVES;) {
+        int x, y;
+        if (!codec_parse_xy(t, &x, &y) || !board_on(&p->b, x, y))
+            return;
+        seq[n++] = board_move_at(&p->b, x, y);
+    }
+    for (int k = 0; k + 1 < n; k++) {
+        if (p->b.cell[seq[k]] != EMPTY)
+            return;
+        pos_play(p, seq[k]);
+        int s = p->b.side, o = opponent(s);
+        if (k < 8 || pos_count(p, s, P4_FIVE) || pos_count(p, o, P4_FIVE) || pos_count(p, s, P4_FLEX4) ||
+            pos_count(p, o, P4_FLEX4))
+            continue;
+        table_add_position(set, p, s == BLACK ? black_result : 1 - black_result);
+    }
+}
+
+static double table_value(const TableSet *set, const TableSample *t, const double *d) {
+    double v = t->base;
+    const TableEntry *e = set->e + t->first;
+    for (int j = 0; j < t->count; j++)
+        v += d[e[j].idx] * e[j].v;
+    return v;
+}
+
+/* Mean squared error: part 1 the training samples, 2 the held-out tenth. */
+static double table_error(const TableSet *set, const double *d, double k, int part) {
+    double err = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        if ((part == 1 && i % 10 == 0) || (part == 2 && i % 10 != 0))
+            continue;
+        double q = 1 / (1 + exp(-table_value(set, &set->s[i], d) / k)) - set->s[i].result;
+        err += q * q, n++;
+    }
+    return n ? err / (double)n : 0;
+}
+
+static int tool_tune_table(Rule rule, int size, const char *out_path, double l2, int iterations,
+                           int nfiles, char **files, const char *cmdline) {
+    static Pos p;
+    TableSet set = {0};
+    set.per_colour = rule == RULE_RENJU;
+    static char line[1 << 16];
+    int games = 0, repeats = 0;
+    size_t hcap = 1 << 20;
+    uint64_t *hashes = calloc(hcap, sizeof *hashes); /* games seen (move lists), open addressing */
+    if (!hashes)
+        return 1;
+    for (int a = 0; a < nfiles; a++) {
+        FILE *f = fopen(files[a], "r");
+        if (!f) {
+            fprintf(stderr, "tune: cannot read %s\n", files[a]);
+            return 1;
+        }
+        while (fgets(line, sizeof line, f)) {
+            char *col[8], *rest = line;
+            int nc = 0;
+            while (nc < 8 && (col[nc] = next_field(&rest, "\t\n")) != NULL)
+                nc++;
+            if (nc < 8 || (strcmp(col[5], "five") && strcmp(col[5], "board full")))
+                continue;
+            float res = !strcmp(col[4], "1-0") ? 1.0f : !strcmp(col[4], "0-1") ? 0.0f : 0.5f;
+            uint64_t h = 1469598103934665603ull; /* FNV-1a of the moves: a game seen twice counts once */
+            for (const char *c = col[7]; *c; c++)
+                h = (h ^ (unsigned char)*c) * 1099511628211ull;
+            h |= 1;
+            size_t slot = (size_t)(h % hcap);
+            while (hashes[slot] && hashes[slot] != h)
+                slot = (slot + 1) % hcap;
+            if (hashes[slot]) {
+                repeats++;
+                continue;
+            }
+            if (games < (int)(hcap / 2))
+                hashes[slot] = h;
+            table_add_game(&set, &p, size, rule, col[7], res);
+            games++;
+        }
+        fclose(f);
+    }
+    free(hashes);
+    if (repeats)
+        printf("%d repeated games skipped\n", repeats);
+    if (set.n < 500) {
+        fprintf(stderr, "tune: %zu positions from %d games: too few\n", set.n, games);
+        free(set.s), free(set.e);
+        return 1;
+    }
+    int np = (set.per_colour ? 2 : 1) * PCODE_COUNT;
+    double *d = calloc((size_t)np, sizeof *d), *best_d = calloc((size_t)np, sizeof *d);
+    double *g = calloc((size_t)np, sizeof *g), *m1 = calloc((size_t)np, sizeof *g),
+           *m2 = calloc((size_t)np, sizeof *g);
+    long *seen = calloc((size_t)np, sizeof *seen);
+    if (!d || !best_d || !g || !m1 || !m2 || !seen) {
+        fprintf(stderr, "tune: out of memory\n");
+        return 1;
+    }
+    for (size_t i = 0; i < set.ne; i++)
+        seen[set.e[i].idx]++;
+    int occurring = 0;
+    for (int j = 0; j < np; j++)
+        occurring += seen[j] > 0;
+    double k = 50, best = 1e9;
+    for (double c = 50; c < 5000; c *= 1.05) { /* the scale that fits the current weights */
+        double e = table_error(&set, d, c, 0);
+        if (e < best)
+            best = e, k = c;
+    }
+    double start_held = table_error(&set, d, k, 2), best_held = start_held;
+    int best_it = 0;
+    printf("%zu quiet positions from %d games, %d codes occur; scale %.0f; error %.5f (held out %.5f)\n",
+           set.n, games, occurring, k, best, start_held);
+    size_t ntrain = set.n - (set.n + 9) / 10;
+    for (int it = 1; it <= iterations; it++) {
+        memset(g, 0, sizeof(double) * (size_t)np);
+        for (size_t i = 0; i < set.n; i++) {
+            if (i % 10 == 0)
+                continue;
+            const TableSample *t = &set.s[i];
+            double q = 1 / (1 + exp(-table_value(&set, t, d) / k));
+            double c = 2 * (q - t->result) * q * (1 - q) / k;
+            const TableEntry *e = set.e + t->first;
+            for (int j = 0; j < t->count; j++)
+                g[e[j].idx] += c * e[j].v;
+        }
+        for (int j = 0; j < np; j++) {
+            if (!seen[j])
+                continue;
+            double gj = g[j] / (double)ntrain + 2 * l2 * d[j];
+            m1[j] = 0.9 * m1[j] + 0.1 * gj;
+            m2[j] = 0.999 * m2[j] + 0.001 * gj * gj;
+            double mh = m1[j] / (1 - pow(0.9, it)), vh = m2[j] / (1 - pow(0.999, it));
+            d[j] -= mh / (sqrt(vh) + 1e-8);
+        }
+        if (it % 25 == 0 || it == iterations) {
+            double h = table_error(&set, d, k, 2);
+            if (h < best_held) {
+                best_held = h, best_it = it;
+                memcpy(best_d, d, sizeof(double) * (size_t)np);
+            }
+            if (it % 25 == 0 || it == iterations) {
+                printf("iteration %d: error %.5f (held out %.5f)\n", it, table_error(&set, d, k, 1), h);
+                fflush(stdout);
+            }
+        }
+    }
+    FILE *o = fopen(out_path, "w");
+    if (!o) {
+        fprintf(stderr, "tune: cannot write %s\n", out_path);
+        return 1;
+    }
+    int written = 0;
+    fprintf(o, "/* Pattern-code corrections for %s (eval/weights.c): {colour (0: both), code, value}.\n"
+               " * Made by: %s\n"
+               " * %zu quiet positions from %d games; %d codes occur; scale %.0f; held-out error\n"
+               " * %.5f -> %.5f (iteration %d of %d, L2 %g). */\n",
+            rule_name(rule), cmdline, set.n, games, occurring, k, start_held, best_held, best_it,
+            iterations, l2);
+    for (int j = 0; j < np; j++) {
+        long v = lround(best_d[j]);
+        if (!v)
+            continue;
+        fprintf(o, "{%d, %d, %ld},\n", set.per_colour ? 1 + j / PCODE_COUNT : 0, j % PCODE_COUNT, v);
+        written++;
+    }
+    fclose(o);
+    printf("held-out error %.5f -> %.5f at iteration %d; %d corrections written to %s\n", start_held,
+           best_held, best_it, written, out_path);
+    free(d), free(best_d), free(g), free(m1), free(m2), free(seen), free(set.s), free(set.e);
+    return 0;
+}
+
 int tool_tune(int argc, char **argv) {
     Rule rule;
     int size = argc > 1 ? atoi(argv[1]) : 0;
@@ -371,6 +633,29 @@ int tool_tune(int argc, char **argv) {
     if (argc < 3 || !rule_parse(argv[0], &rule) || size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE) {
         fprintf(stderr, "tune: RULE SIZE RESULTS.tsv... (quinto-manager -results files)\n");
         return 2;
+    }
+    if (!strcmp(argv[2], "--table")) { /* RULE SIZE --table OUT [--l2 X] [--iterations N] FILES */
+        const char *out = argc > 3 ? argv[3] : NULL;
+        double l2 = 1e-6;
+        int its = 600, a = 4;
+        for (; a + 1 < argc; a += 2)
+            if (!strcmp(argv[a], "--l2"))
+                l2 = atof(argv[a + 1]);
+            else if (!strcmp(argv[a], "--iterations"))
+                its = atoi(argv[a + 1]);
+            else
+                break;
+        if (!out || a >= argc || its < 1) {
+            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--l2 X] [--iterations N] RESULTS.tsv...\n");
+            return 2;
+        }
+        char cmd[1024];
+        int n = snprintf(cmd, sizeof cmd, "pbrain-quinto tune");
+        for (int i = 0; i < argc && n < (int)sizeof cmd - 1; i++) {
+            const char *base = strrchr(argv[i], '/'); /* file names without their folders */
+            n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %s", i >= a && base ? base + 1 : argv[i]);
+        }
+        return tool_tune_table(rule, size, out, l2, its, argc - a, argv + a, cmd);
     }
     static Pos p;
     TuneSet set = {0};

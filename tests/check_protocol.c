@@ -13,6 +13,7 @@
 
 #include "../brain/util.h"
 #include "../protocol/codec.h"
+#include "../eval/pattern.h"
 #include "../tournaments/process.h"
 #include "testutil.h"
 
@@ -422,6 +423,57 @@ START_TEST(test_takeback_play_yx) {
     child_send(c, "ABOUT");
     expect_prefix(c, "name=");
     finish(c);
+}
+END_TEST
+
+/* pbrain-quinto tune --table end to end: games from quinto-manager, a fit,
+ * a corrections file in the form eval/weights.c includes; a game given twice
+ * counts once; the kept corrections never fit the held-out games worse. */
+START_TEST(test_tune_table) {
+    const char *mgr = getenv("QUINTO_MANAGER");
+    ck_assert(mgr);
+    char cmd[2048], games[128], inc[128], out[128];
+    snprintf(games, sizeof games, "/tmp/quinto-tune-%ld.tsv", (long)getpid());
+    snprintf(inc, sizeof inc, "/tmp/quinto-tune-%ld.inc", (long)getpid());
+    snprintf(out, sizeof out, "/tmp/quinto-tune-%ld.out", (long)getpid());
+    snprintf(cmd, sizeof cmd,
+             "%s match -engine cmd=%s name=A option.max_node=300 -engine cmd=%s name=B "
+             "option.max_node=450 -each option.hash_size=4096 -openings piskvork-f15 -tc 200 "
+             "-games 80 -j 2 -reuse -results %s -quiet > /dev/null 2>&1",
+             mgr, brain_path(), brain_path(), games);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s tune freestyle 15 --table %s --iterations 50 %s %s > %s 2>&1",
+             brain_path(), inc, games, games, out);
+    int st = system(cmd);
+    char text[4096] = "";
+    FILE *f = fopen(out, "r");
+    ck_assert(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    ck_assert_msg(st == 0, "%s", text);
+    ck_assert_msg(strstr(text, "repeated games skipped"), "%s", text);
+    double before, after;
+    const char *h = strstr(text, "held-out error ");
+    ck_assert_msg(h && sscanf(h, "held-out error %lf -> %lf", &before, &after) == 2, "%s", text);
+    ck_assert(after <= before);
+    f = fopen(inc, "r");
+    ck_assert(f);
+    char line[256];
+    int entries = 0, header = 0;
+    while (fgets(line, sizeof line, f)) {
+        int c, code, v;
+        if (strstr(line, "Made by: pbrain-quinto tune freestyle 15 --table"))
+            header++;
+        if (sscanf(line, "{%d, %d, %d},", &c, &code, &v) == 3) {
+            ck_assert(c == 0 && code >= 0 && code < PCODE_COUNT && v != 0);
+            entries++;
+        }
+    }
+    fclose(f);
+    ck_assert_int_eq(header, 1);
+    ck_assert_int_gt(entries, 0);
+    remove(games), remove(inc), remove(out);
 }
 END_TEST
 
@@ -1054,6 +1106,7 @@ Suite *suite_protocol(void) {
     tcase_add_test(tc, test_rules_over_protocol);
     tcase_add_test(tc, test_takeback_play_yx);
     tcase_add_test(tc, test_swap2);
+    tcase_add_test(tc, test_tune_table);
     tcase_add_test(tc, test_stop_commands);
     tcase_add_test(tc, test_clock);
     tcase_add_test(tc, test_commands_while_thinking);
