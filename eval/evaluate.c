@@ -20,12 +20,7 @@ int32_t eval_static(const Pos *p) {
     if (p->b.side == WHITE)
         v = -v;
     /* threats: the side to move converts its own first */
-    bool on[3];
-    threat_terms(p, on);
-    for (int i = 0; i < 3; i++)
-        if (on[i])
-            v += wt->threat[i];
-    return v + wt->tempo;
+    return v + threat_value[p->rule][eval_threat_mask(p)] + wt->tempo;
 }
 
 void eval_features(const Pos *p, float *f) {

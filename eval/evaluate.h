@@ -9,6 +9,9 @@
  * side holds. Does not detect wins (the search does that first). */
 int32_t eval_static(const Pos *p);
 
+/* The threat mask of p for the side to move (TM_* of weights.h). */
+static inline int eval_threat_mask(const Pos *p);
+
 /* eval_static as a linear model, for fitting the weights to game results:
  * eval_static(p) equals the dot product of eval_features(p) with
  * eval_weights() up to the rounding of the window term. The groups: one
@@ -53,6 +56,17 @@ void eval_describe(const CellInfo *ci, char *buf, int cap);
 
 /* ---- inline ---- */
 #include "weights.h"
+static inline int eval_threat_mask(const Pos *p) {
+    const int *a = p->p4count[p->b.side - 1], *o = p->p4count[2 - p->b.side];
+    return (a[P4_FLEX4] ? TM_SELF_FLEX4 : 0) | (a[P4_BLOCK4_FLEX3] ? TM_SELF_B4F3 : 0) |
+           (a[P4_BLOCK4_PLUS] ? TM_SELF_B4PLUS : 0) | (a[P4_BLOCK4] ? TM_SELF_B4 : 0) |
+           (a[P4_FLEX3_2X] ? TM_SELF_F3X2 : 0) | (a[P4_FLEX3_PLUS] ? TM_SELF_F3PLUS : 0) |
+           (a[P4_FLEX3] ? TM_SELF_F3 : 0) | (o[P4_FLEX4] >= 2 ? TM_OPP_FLEX4_2 : 0) |
+           (o[P4_FLEX4] ? TM_OPP_FLEX4 : 0) | (o[P4_BLOCK4_FLEX3] ? TM_OPP_B4F3 : 0) |
+           (o[P4_BLOCK4_PLUS] ? TM_OPP_B4PLUS : 0) | (o[P4_BLOCK4] ? TM_OPP_B4 : 0) |
+           (o[P4_FLEX3_2X] || o[P4_FLEX3_PLUS] ? TM_OPP_F3X : 0) | (o[P4_FLEX3] ? TM_OPP_F3 : 0);
+}
+
 static inline int eval_move_score(const Pos *p, Move m, int side) {
     int own = side - 1, opp = 2 - side;
     return 2 * pcode_score[p->table[own]][p->c[m].pcode[own]] +

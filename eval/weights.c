@@ -2,6 +2,7 @@
 #include "weights.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 
 /* Fitted to freestyle self-play results (pbrain-quinto tune freestyle 15, ~2 400 games
  * at 100 ms a move); the other rules start from the same numbers. */
@@ -39,12 +40,13 @@ const int16_t PATTERN_SCORE[PAT_COUNT] = {0, 0, 1, 2, 3, 7, 8, 9, 10, 28, 30, 32
 /*                                none forbid F2 B3 F2x2 B3+ F3 F3+ F3x2 B4 B4+ B4F3 F4  F5 */
 const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400, 1200, 5000};
 
-/* Fitted corrections of single pattern codes' values (pbrain-quinto tune RULE
- * SIZE --table): {colour (0: both), code, value}, added to the value the
- * weights above give the code. Each file's head says how it was made. */
+/* Fitted corrections (pbrain-quinto tune RULE SIZE --table): {kind, index,
+ * value}, kind 0: a pattern code of either colour, 1 black's, 2 white's, 3 a
+ * threat mask; added to the value the weights above give it. Each file's head
+ * says how it was made. */
 typedef struct {
-    int8_t colour;
-    int16_t code, value;
+    int8_t kind;
+    int16_t index, value;
 } CodeCorrection;
 
 static const CodeCorrection FREESTYLE_TABLE[] = {
@@ -57,6 +59,7 @@ static const CodeCorrection *const CORRECTIONS[RULE_COUNT] = {
 };
 
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
+int16_t threat_value[RULE_COUNT][THREAT_MASKS];
 int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
 int32_t window_value_lut[RULE_COUNT][256];
 
@@ -85,11 +88,24 @@ static void build(Rule rule) {
             pcode_eval[t][pc] = (int16_t)e;
             pcode_score[t][pc] = (int16_t)s;
         }
-        for (const CodeCorrection *c = CORRECTIONS[rule]; c && c->colour >= 0; c++)
-            if ((c->colour == 0 || c->colour == colour) && c->code < PCODE_COUNT &&
-                pattern4_of(t, c->code) != P4_FORBID)
-                pcode_eval[t][c->code] = (int16_t)(pcode_eval[t][c->code] + c->value);
+        for (const CodeCorrection *c = CORRECTIONS[rule]; c && c->kind >= 0; c++)
+            if ((c->kind == 0 || c->kind == colour) && c->index < PCODE_COUNT &&
+                pattern4_of(t, c->index) != P4_FORBID)
+                pcode_eval[t][c->index] = (int16_t)(pcode_eval[t][c->index] + c->value);
     }
+    /* the threat terms: the side to move's four-three or open four; its double
+     * three against no four of the opponent's; the opponent's two open-four
+     * points */
+    for (int m = 0; m < THREAT_MASKS; m++) {
+        bool win = m & (TM_SELF_FLEX4 | TM_SELF_B4F3);
+        bool three3 = !win && (m & TM_SELF_F3X2) && !(m & (TM_OPP_B4 | TM_OPP_B4PLUS));
+        threat_value[rule][m] =
+            (int16_t)((win ? wt->threat[0] : 0) + (three3 ? wt->threat[1] : 0) +
+                      (m & TM_OPP_FLEX4_2 ? wt->threat[2] : 0));
+    }
+    for (const CodeCorrection *c = CORRECTIONS[rule]; c && c->kind >= 0; c++)
+        if (c->kind == 3 && c->index >= 0 && c->index < THREAT_MASKS)
+            threat_value[rule][c->index] = (int16_t)(threat_value[rule][c->index] + c->value);
 }
 
 static pthread_once_t once[RULE_COUNT] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,

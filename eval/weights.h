@@ -36,6 +36,18 @@ extern int32_t window_value_lut[RULE_COUNT][256];
 extern const int16_t PATTERN_SCORE[PAT_COUNT];
 extern const int16_t P4_SCORE[P4_COUNT];
 
+/* The threat mask of a position for the side to move (eval_threat_mask):
+ * which threat classes each side holds. Its value, per rule, starts from the
+ * three threat weights and takes fitted corrections (tune --table). */
+enum {
+    TM_SELF_FLEX4 = 1 << 0, TM_SELF_B4F3 = 1 << 1, TM_SELF_B4PLUS = 1 << 2, TM_SELF_B4 = 1 << 3,
+    TM_SELF_F3X2 = 1 << 4, TM_SELF_F3PLUS = 1 << 5, TM_SELF_F3 = 1 << 6,
+    TM_OPP_FLEX4_2 = 1 << 7, TM_OPP_FLEX4 = 1 << 8, TM_OPP_B4F3 = 1 << 9, TM_OPP_B4PLUS = 1 << 10,
+    TM_OPP_B4 = 1 << 11, TM_OPP_F3X = 1 << 12, TM_OPP_F3 = 1 << 13,
+    THREAT_MASKS = 1 << 14,
+};
+extern int16_t threat_value[RULE_COUNT][THREAT_MASKS];
+
 /* Derived per rule-and-colour table and pattern code. */
 extern int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 extern int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];

@@ -382,6 +382,7 @@ typedef struct {
     float base, result;
     uint32_t first;
     uint16_t count;
+    bool held; /* held out: every tenth game, whole (a game's positions are alike) */
 } TableSample;
 
 typedef struct {
@@ -390,6 +391,7 @@ typedef struct {
     TableEntry *e;
     size_t ne, ecap;
     bool per_colour;
+    bool holding; /* the game being added is held out */
 } TableSet;
 
 static bool table_push_entry(TableSet *set, uint16_t idx, int v) {
@@ -405,11 +407,34 @@ static bool table_push_entry(TableSet *set, uint16_t idx, int v) {
     return true;
 }
 
+/* The six direction pairs of a pattern code, as indices a * PAT_COUNT + b
+ * (a <= b): the pair model's parameters (a code's value is the sum over its
+ * pairs, Rapfi's "table2"). */
+enum { PAIRS = PAT_COUNT * PAT_COUNT };
+static uint8_t code_pairs[PCODE_COUNT][6];
+static void code_pairs_init(void) {
+    static bool done;
+    if (done)
+        return;
+    for (int pc = 0; pc < PCODE_COUNT; pc++) {
+        Pattern q[4];
+        pattern_code_decode(pc, q);
+        int k = 0;
+        for (int i = 0; i < 4; i++)
+            for (int j = i + 1; j < 4; j++) {
+                int a = q[i] < q[j] ? q[i] : q[j], b = q[i] < q[j] ? q[j] : q[i];
+                code_pairs[pc][k++] = (uint8_t)(a * PAT_COUNT + b);
+            }
+    }
+    done = true;
+}
+
 static void table_add_position(TableSet *set, const Pos *p, float result) {
-    static int count[2 * PCODE_COUNT];
-    static uint16_t touched[2 * PCODE_COUNT];
-    static uint8_t mark[2 * PCODE_COUNT];
+    static int count[2 * PCODE_COUNT + THREAT_MASKS + 2 * PAIRS];
+    static uint16_t touched[2 * PCODE_COUNT + THREAT_MASKS + 2 * PAIRS];
+    static uint8_t mark[2 * PCODE_COUNT + THREAT_MASKS + 2 * PAIRS];
     int nt = 0;
+    int codes = (set->per_colour ? 2 : 1) * PCODE_COUNT, pairs0 = codes + THREAT_MASKS;
     const Board *b = &p->b;
     int sg = b->side == BLACK ? 1 : -1;
     for (int y = 0; y < b->height; y++)
@@ -420,10 +445,17 @@ static void table_add_position(TableSet *set, const Pos *p, float result) {
             for (int c = 0; c < 2; c++) {
                 if (p->c[m].p4[c] == P4_FORBID)
                     continue; /* worth nothing, whatever the table says */
-                int idx = (set->per_colour ? c * PCODE_COUNT : 0) + p->c[m].pcode[c];
+                int pc = p->c[m].pcode[c], sv = c == 0 ? sg : -sg; /* black's cells count for black */
+                int idx = (set->per_colour ? c * PCODE_COUNT : 0) + pc;
                 if (!mark[idx])
                     mark[idx] = 1, touched[nt++] = (uint16_t)idx;
-                count[idx] += c == 0 ? sg : -sg; /* black's cells count for black */
+                count[idx] += sv;
+                for (int k = 0; k < 6; k++) {
+                    int pi = pairs0 + (set->per_colour ? c * PAIRS : 0) + code_pairs[pc][k];
+                    if (!mark[pi])
+                        mark[pi] = 1, touched[nt++] = (uint16_t)pi;
+                    count[pi] += sv;
+                }
             }
         }
     if (set->n == set->cap) {
@@ -438,12 +470,16 @@ static void table_add_position(TableSet *set, const Pos *p, float result) {
     t->result = result;
     t->first = (uint32_t)set->ne;
     t->count = 0;
+    t->held = set->holding;
     for (int i = 0; i < nt; i++) {
         int idx = touched[i];
         if (count[idx] && table_push_entry(set, (uint16_t)idx, count[idx]))
             t->count++;
         count[idx] = 0, mark[idx] = 0;
     }
+    /* the threat mask's value: one parameter per mask, after the codes */
+    if (table_push_entry(set, (uint16_t)(codes + eval_threat_mask(p)), 1))
+        t->count++;
     set->n++;
 }
 
@@ -478,12 +514,12 @@ static double table_value(const TableSet *set, const TableSample *t, const doubl
     return v;
 }
 
-/* Mean squared error: part 1 the training samples, 2 the held-out tenth. */
+/* Mean squared error: part 1 the training samples, 2 the held-out games, 0 all. */
 static double table_error(const TableSet *set, const double *d, double k, int part) {
     double err = 0;
     size_t n = 0;
     for (size_t i = 0; i < set->n; i++) {
-        if ((part == 1 && i % 10 == 0) || (part == 2 && i % 10 != 0))
+        if ((part == 1 && set->s[i].held) || (part == 2 && !set->s[i].held))
             continue;
         double q = 1 / (1 + exp(-table_value(set, &set->s[i], d) / k)) - set->s[i].result;
         err += q * q, n++;
@@ -491,9 +527,10 @@ static double table_error(const TableSet *set, const double *d, double k, int pa
     return n ? err / (double)n : 0;
 }
 
-static int tool_tune_table(Rule rule, int size, const char *out_path, double l2, int iterations,
-                           int nfiles, char **files, const char *cmdline) {
+static int tool_tune_table(Rule rule, int size, const char *out_path, double l2, double lr,
+                           int iterations, int nfiles, char **files, const char *cmdline) {
     static Pos p;
+    code_pairs_init();
     TableSet set = {0};
     set.per_colour = rule == RULE_RENJU;
     static char line[1 << 16];
@@ -529,6 +566,7 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
             }
             if (games < (int)(hcap / 2))
                 hashes[slot] = h;
+            set.holding = games % 10 == 0;
             table_add_game(&set, &p, size, rule, col[7], res);
             games++;
         }
@@ -542,7 +580,8 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
         free(set.s), free(set.e);
         return 1;
     }
-    int np = (set.per_colour ? 2 : 1) * PCODE_COUNT;
+    int ncodes = (set.per_colour ? 2 : 1) * PCODE_COUNT, pairs0 = ncodes + THREAT_MASKS;
+    int np = pairs0 + (set.per_colour ? 2 : 1) * PAIRS;
     double *d = calloc((size_t)np, sizeof *d), *best_d = calloc((size_t)np, sizeof *d);
     double *g = calloc((size_t)np, sizeof *g), *m1 = calloc((size_t)np, sizeof *g),
            *m2 = calloc((size_t)np, sizeof *g);
@@ -553,9 +592,10 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
     }
     for (size_t i = 0; i < set.ne; i++)
         seen[set.e[i].idx]++;
-    int occurring = 0;
-    for (int j = 0; j < np; j++)
-        occurring += seen[j] > 0;
+    int occurring = 0, masks = 0;
+    for (int j = 0; j < pairs0; j++)
+        if (seen[j])
+            j < ncodes ? occurring++ : masks++;
     double k = 50, best = 1e9;
     for (double c = 50; c < 5000; c *= 1.05) { /* the scale that fits the current weights */
         double e = table_error(&set, d, c, 0);
@@ -564,13 +604,16 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
     }
     double start_held = table_error(&set, d, k, 2), best_held = start_held;
     int best_it = 0;
-    printf("%zu quiet positions from %d games, %d codes occur; scale %.0f; error %.5f (held out %.5f)\n",
-           set.n, games, occurring, k, best, start_held);
-    size_t ntrain = set.n - (set.n + 9) / 10;
+    printf("%zu quiet positions from %d games, %d codes and %d threat masks occur; scale %.0f; error "
+           "%.5f (held out %.5f)\n",
+           set.n, games, occurring, masks, k, best, start_held);
+    size_t ntrain = 0;
+    for (size_t i = 0; i < set.n; i++)
+        ntrain += !set.s[i].held;
     for (int it = 1; it <= iterations; it++) {
         memset(g, 0, sizeof(double) * (size_t)np);
         for (size_t i = 0; i < set.n; i++) {
-            if (i % 10 == 0)
+            if (set.s[i].held)
                 continue;
             const TableSample *t = &set.s[i];
             double q = 1 / (1 + exp(-table_value(&set, t, d) / k));
@@ -582,11 +625,13 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
         for (int j = 0; j < np; j++) {
             if (!seen[j])
                 continue;
-            double gj = g[j] / (double)ntrain + 2 * l2 * d[j];
+            /* single codes and masks are pulled to 0 by l2; the 2 x 105 pairs, each
+             * seen in most positions, fit freely */
+            double gj = g[j] / (double)ntrain + (j < pairs0 ? 2 * l2 * d[j] : 0);
             m1[j] = 0.9 * m1[j] + 0.1 * gj;
             m2[j] = 0.999 * m2[j] + 0.001 * gj * gj;
             double mh = m1[j] / (1 - pow(0.9, it)), vh = m2[j] / (1 - pow(0.999, it));
-            d[j] -= mh / (sqrt(vh) + 1e-8);
+            d[j] -= lr * mh / (sqrt(vh) + 1e-8);
         }
         if (it % 25 == 0 || it == iterations) {
             double h = table_error(&set, d, k, 2);
@@ -606,17 +651,28 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
         return 1;
     }
     int written = 0;
-    fprintf(o, "/* Pattern-code corrections for %s (eval/weights.c): {colour (0: both), code, value}.\n"
+    fprintf(o, "/* Corrections for %s (eval/weights.c): {kind, index, value}; kind 0: a pattern\n"
+               " * code of either colour, 1 black's, 2 white's, 3 a threat mask.\n"
                " * Made by: %s\n"
-               " * %zu quiet positions from %d games; %d codes occur; scale %.0f; held-out error\n"
-               " * %.5f -> %.5f (iteration %d of %d, L2 %g). */\n",
-            rule_name(rule), cmdline, set.n, games, occurring, k, start_held, best_held, best_it,
-            iterations, l2);
-    for (int j = 0; j < np; j++) {
-        long v = lround(best_d[j]);
-        if (!v)
+               " * %zu quiet positions from %d games; %d codes, %d masks occur; scale %.0f; held-out error\n"
+               " * %.5f -> %.5f (iteration %d of %d, L2 %g, step %g); a code's value includes\n"
+               " * its six direction pairs' fitted corrections. */\n",
+            rule_name(rule), cmdline, set.n, games, occurring, masks, k, start_held, best_held, best_it,
+            iterations, l2, lr);
+    for (int j = 0; j < pairs0; j++) {
+        double v = best_d[j];
+        if (j < ncodes) { /* a code's value takes its pairs' corrections too: every code gets one */
+            int colour = set.per_colour ? j / PCODE_COUNT : 0, pc = j % PCODE_COUNT;
+            for (int q = 0; q < 6; q++)
+                v += best_d[pairs0 + colour * PAIRS + code_pairs[pc][q]];
+        }
+        long r = lround(v);
+        if (!r)
             continue;
-        fprintf(o, "{%d, %d, %ld},\n", set.per_colour ? 1 + j / PCODE_COUNT : 0, j % PCODE_COUNT, v);
+        if (j >= ncodes)
+            fprintf(o, "{3, %d, %ld},\n", j - ncodes, r); /* a threat mask */
+        else
+            fprintf(o, "{%d, %d, %ld},\n", set.per_colour ? 1 + j / PCODE_COUNT : 0, j % PCODE_COUNT, r);
         written++;
     }
     fclose(o);
@@ -636,17 +692,19 @@ int tool_tune(int argc, char **argv) {
     }
     if (!strcmp(argv[2], "--table")) { /* RULE SIZE --table OUT [--l2 X] [--iterations N] FILES */
         const char *out = argc > 3 ? argv[3] : NULL;
-        double l2 = 1e-6;
+        double l2 = 1e-7, lr = 0.5;
         int its = 600, a = 4;
         for (; a + 1 < argc; a += 2)
             if (!strcmp(argv[a], "--l2"))
                 l2 = atof(argv[a + 1]);
+            else if (!strcmp(argv[a], "--lr"))
+                lr = atof(argv[a + 1]);
             else if (!strcmp(argv[a], "--iterations"))
                 its = atoi(argv[a + 1]);
             else
                 break;
         if (!out || a >= argc || its < 1) {
-            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--l2 X] [--iterations N] RESULTS.tsv...\n");
+            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n");
             return 2;
         }
         char cmd[1024];
@@ -655,7 +713,7 @@ int tool_tune(int argc, char **argv) {
             const char *base = strrchr(argv[i], '/'); /* file names without their folders */
             n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %s", i >= a && base ? base + 1 : argv[i]);
         }
-        return tool_tune_table(rule, size, out, l2, its, argc - a, argv + a, cmd);
+        return tool_tune_table(rule, size, out, l2, lr, its, argc - a, argv + a, cmd);
     }
     static Pos p;
     TuneSet set = {0};
