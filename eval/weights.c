@@ -16,7 +16,7 @@
         .threat = {2487, 2077, -400}, .tempo = 1193, .black = 0,                                    \
     }
 
-const EvalWeights EVAL_WEIGHTS[RULE_COUNT] = {
+static const EvalWeights BASE_WEIGHTS[RULE_COUNT] = {
     [RULE_FREESTYLE] = FREESTYLE_WEIGHTS,
     [RULE_STANDARD] = FREESTYLE_WEIGHTS,
     /* pbrain-quinto tune renju 15 over 943 renju self-play games (120 ms a move,
@@ -42,8 +42,9 @@ const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400,
 
 /* Fitted corrections (pbrain-quinto tune RULE SIZE --table): {kind, index,
  * value}, kind 0: a pattern code of either colour, 1 black's, 2 white's, 3 a
- * threat mask; added to the value the weights above give it. Each file's head
- * says how it was made. */
+ * threat mask, 4 a scalar weight (index 0..3: window[1..4], 4: tempo, 5:
+ * black); added to the value the weights above give it. Each file's head says
+ * how it was made. */
 typedef struct {
     int8_t kind;
     int16_t index, value;
@@ -58,13 +59,24 @@ static const CodeCorrection *const CORRECTIONS[RULE_COUNT] = {
     [RULE_FREESTYLE] = FREESTYLE_TABLE,
 };
 
+EvalWeights EVAL_WEIGHTS[RULE_COUNT];
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 int16_t threat_value[RULE_COUNT][THREAT_MASKS];
+
+bool eval_has_corrections(Rule rule) { return CORRECTIONS[rule] && CORRECTIONS[rule][0].kind >= 0; }
 int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
 int32_t window_value_lut[RULE_COUNT][256];
 
 static void build(Rule rule) {
     pattern_init(rule);
+    EVAL_WEIGHTS[rule] = BASE_WEIGHTS[rule];
+    for (const CodeCorrection *c = CORRECTIONS[rule]; c && c->kind >= 0; c++)
+        if (c->kind == 4 && c->index >= 0 && c->index < 4)
+            EVAL_WEIGHTS[rule].window[c->index + 1] += c->value;
+        else if (c->kind == 4 && c->index == 4)
+            EVAL_WEIGHTS[rule].tempo += c->value;
+        else if (c->kind == 4 && c->index == 5)
+            EVAL_WEIGHTS[rule].black += c->value;
     const EvalWeights *wt = &EVAL_WEIGHTS[rule];
     for (unsigned w = 0; w < 256; w++) {
         unsigned nb = w & 15, nw = w >> 4;

@@ -3,6 +3,7 @@
 #ifndef QUINTO_EVAL_WEIGHTS_H
 #define QUINTO_EVAL_WEIGHTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "pattern.h"
@@ -26,7 +27,13 @@ typedef struct {
     int32_t black;
 } EvalWeights;
 
-extern const EvalWeights EVAL_WEIGHTS[RULE_COUNT];
+/* The weights in use: eval/weights.c's numbers plus the fitted corrections of
+ * the window values, tempo and colour terms (filled by weights_init). */
+extern EvalWeights EVAL_WEIGHTS[RULE_COUNT];
+
+/* Does the rule's evaluation carry fitted corrections (pattern codes, threat
+ * masks)? Then it is no longer the linear model of eval_features alone. */
+bool eval_has_corrections(Rule rule);
 
 /* The value of a window's stone counts (black | white << 4), black's view:
  * window[n] for one colour alone, 0 for a mixed or empty window, per rule. */

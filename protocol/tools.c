@@ -383,6 +383,7 @@ typedef struct {
     uint32_t first;
     uint16_t count;
     bool held; /* held out: every tenth game, whole (a game's positions are alike) */
+    float dense[6]; /* the scalar weights' features: windows of 1..4 stones, tempo, colour */
 } TableSample;
 
 typedef struct {
@@ -471,6 +472,12 @@ static void table_add_position(TableSet *set, const Pos *p, float result) {
     t->first = (uint32_t)set->ne;
     t->count = 0;
     t->held = set->holding;
+    float f[EVAL_FEATURES];
+    eval_features(p, f);
+    for (int i = 0; i < 4; i++)
+        t->dense[i] = f[FEAT_WINDOW + i];
+    t->dense[4] = f[FEAT_TEMPO];
+    t->dense[5] = f[FEAT_BLACK];
     for (int i = 0; i < nt; i++) {
         int idx = touched[i];
         if (count[idx] && table_push_entry(set, (uint16_t)idx, count[idx]))
@@ -506,11 +513,15 @@ static void table_add_game(TableSet *set, Pos *p, int size, Rule rule, char *mov
     }
 }
 
+static int table_dense0; /* index of the first scalar weight's correction */
+
 static double table_value(const TableSet *set, const TableSample *t, const double *d) {
     double v = t->base;
     const TableEntry *e = set->e + t->first;
     for (int j = 0; j < t->count; j++)
         v += d[e[j].idx] * e[j].v;
+    for (int j = 0; j < 6; j++)
+        v += d[table_dense0 + j] * t->dense[j];
     return v;
 }
 
@@ -581,7 +592,8 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
         return 1;
     }
     int ncodes = (set.per_colour ? 2 : 1) * PCODE_COUNT, pairs0 = ncodes + THREAT_MASKS;
-    int np = pairs0 + (set.per_colour ? 2 : 1) * PAIRS;
+    int dense0 = pairs0 + (set.per_colour ? 2 : 1) * PAIRS, np = dense0 + 6;
+    table_dense0 = dense0;
     double *d = calloc((size_t)np, sizeof *d), *best_d = calloc((size_t)np, sizeof *d);
     double *g = calloc((size_t)np, sizeof *g), *m1 = calloc((size_t)np, sizeof *g),
            *m2 = calloc((size_t)np, sizeof *g);
@@ -592,6 +604,8 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
     }
     for (size_t i = 0; i < set.ne; i++)
         seen[set.e[i].idx]++;
+    for (int j = 0; j < 6; j++)
+        seen[dense0 + j] = 1;
     int occurring = 0, masks = 0;
     for (int j = 0; j < pairs0; j++)
         if (seen[j])
@@ -621,12 +635,14 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
             const TableEntry *e = set.e + t->first;
             for (int j = 0; j < t->count; j++)
                 g[e[j].idx] += c * e[j].v;
+            for (int j = 0; j < 6; j++)
+                g[dense0 + j] += c * t->dense[j];
         }
         for (int j = 0; j < np; j++) {
             if (!seen[j])
                 continue;
-            /* single codes and masks are pulled to 0 by l2; the 2 x 105 pairs, each
-             * seen in most positions, fit freely */
+            /* single codes and masks are pulled to 0 by l2; the pairs and the
+             * scalar weights, each seen in most positions, fit freely */
             double gj = g[j] / (double)ntrain + (j < pairs0 ? 2 * l2 * d[j] : 0);
             m1[j] = 0.9 * m1[j] + 0.1 * gj;
             m2[j] = 0.999 * m2[j] + 0.001 * gj * gj;
@@ -652,7 +668,7 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
     }
     int written = 0;
     fprintf(o, "/* Corrections for %s (eval/weights.c): {kind, index, value}; kind 0: a pattern\n"
-               " * code of either colour, 1 black's, 2 white's, 3 a threat mask.\n"
+               " * code of either colour, 1 black's, 2 white's, 3 a threat mask, 4 a scalar weight.\n"
                " * Made by: %s\n"
                " * %zu quiet positions from %d games; %d codes, %d masks occur; scale %.0f; held-out error\n"
                " * %.5f -> %.5f (iteration %d of %d, L2 %g, step %g); a code's value includes\n"
@@ -674,6 +690,11 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
         else
             fprintf(o, "{%d, %d, %ld},\n", set.per_colour ? 1 + j / PCODE_COUNT : 0, j % PCODE_COUNT, r);
         written++;
+    }
+    for (int j = 0; j < 6; j++) { /* the scalar weights */
+        long r = lround(best_d[dense0 + j]);
+        if (r)
+            fprintf(o, "{4, %d, %ld},\n", j, r), written++;
     }
     fclose(o);
     printf("held-out error %.5f -> %.5f at iteration %d; %d corrections written to %s\n", start_held,

@@ -234,6 +234,9 @@ START_TEST(test_eval_linear_model) {
     int checked = 0, moved = 0;
     for (int r = 0; r < RULE_COUNT; r++)
         for (int game = 0; game < 10; game++) {
+            weights_init((Rule)r);
+            if (eval_has_corrections((Rule)r))
+                continue; /* a fitted table: no longer this linear model */
             eval_weights((Rule)r, w);
             ck_assert(pos_init(&p, r == RULE_CARO9 ? 20 : 15, 15, (Rule)r));
             for (int mv = 0; mv < 50; mv++) {
@@ -259,7 +262,7 @@ START_TEST(test_eval_linear_model) {
                 checked++;
             }
         }
-    ck_assert_int_gt(checked, 1000);
+    ck_assert_int_gt(checked, 500);
     ck_assert_int_gt(moved, checked / 2);
 }
 END_TEST
