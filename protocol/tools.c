@@ -303,9 +303,12 @@ static char *next_field(char **s, const char *delims) {
     return start;
 }
 
-/* Quiet positions (no five or open-four point for either side) from the 9th
- * stone on of one game given as "x,y;x,y;..." with its result for black. */
-static void tune_add_game(TuneSet *set, Pos *p, int size, Rule rule, char *moves, float black_result) {
+/* The quiet positions (no five or open-four point for either side) from the
+ * 9th stone on of one game given as "x,y;x,y;..." with its result for black:
+ * fn(ctx, position, result for the side to move) for each. */
+typedef void (*QuietFn)(void *ctx, const Pos *p, float result);
+static void quiet_positions(Pos *p, int size, Rule rule, char *moves, float black_result, QuietFn fn,
+                            void *ctx) {
     pos_init(p, size, size, rule);
     Move seq[BOARD_MAX_MOVES];
     int n = 0;
@@ -323,16 +326,88 @@ static void tune_add_game(TuneSet *set, Pos *p, int size, Rule rule, char *moves
         if (k < 8 || pos_count(p, s, P4_FIVE) || pos_count(p, o, P4_FIVE) || pos_count(p, s, P4_FLEX4) ||
             pos_count(p, o, P4_FLEX4))
             continue;
-        if (set->n == set->cap) {
-            size_t cap = set->cap ? 2 * set->cap : 65536;
-            TuneSample *ns = realloc(set->s, cap * sizeof *ns);
-            if (!ns)
-                return;
-            set->s = ns, set->cap = cap;
-        }
-        eval_features(p, set->s[set->n].f);
-        set->s[set->n++].result = s == BLACK ? black_result : 1 - black_result;
+        fn(ctx, p, s == BLACK ? black_result : 1 - black_result);
     }
+}
+
+/* The decided games of quinto-manager -results files: fn(ctx, moves, result
+ * for black) for each (moves is the file's field, modifiable). Games given
+ * twice count once (FNV-1a of the move list) when `unique`. Returns the
+ * number of games, -1 when a file cannot be read; *repeats counts the
+ * skipped ones. */
+static int read_games(int nfiles, char **files, bool unique, int *repeats,
+                      void (*fn)(void *ctx, char *moves, float black_result), void *ctx) {
+    static char line[1 << 16];
+    int games = 0;
+    size_t hcap = 1 << 20;
+    uint64_t *hashes = unique ? calloc(hcap, sizeof *hashes) : NULL;
+    if (unique && !hashes)
+        return -1;
+    *repeats = 0;
+    for (int a = 0; a < nfiles; a++) {
+        FILE *f = fopen(files[a], "r");
+        if (!f) {
+            fprintf(stderr, "tune: cannot read %s\n", files[a]);
+            free(hashes);
+            return -1;
+        }
+        while (fgets(line, sizeof line, f)) {
+            char *col[8], *rest = line;
+            int nc = 0;
+            while (nc < 8 && (col[nc] = next_field(&rest, "\t\n")) != NULL)
+                nc++;
+            /* game opening black white result reason detail moves: decided games only */
+            if (nc < 8 || (strcmp(col[5], "five") && strcmp(col[5], "board full")))
+                continue;
+            float res = !strcmp(col[4], "1-0") ? 1.0f : !strcmp(col[4], "0-1") ? 0.0f : 0.5f;
+            if (unique) {
+                uint64_t h = 1469598103934665603ull;
+                for (const char *c = col[7]; *c; c++)
+                    h = (h ^ (unsigned char)*c) * 1099511628211ull;
+                h |= 1;
+                size_t slot = (size_t)(h % hcap);
+                while (hashes[slot] && hashes[slot] != h)
+                    slot = (slot + 1) % hcap;
+                if (hashes[slot]) {
+                    ++*repeats;
+                    continue;
+                }
+                if (games < (int)(hcap / 2))
+                    hashes[slot] = h;
+            }
+            fn(ctx, col[7], res);
+            games++;
+        }
+        fclose(f);
+    }
+    free(hashes);
+    return games;
+}
+
+static void tune_add_position(void *ctx, const Pos *p, float result) {
+    TuneSet *set = ctx;
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? 2 * set->cap : 65536;
+        TuneSample *ns = realloc(set->s, cap * sizeof *ns);
+        if (!ns)
+            return;
+        set->s = ns, set->cap = cap;
+    }
+    eval_features(p, set->s[set->n].f);
+    set->s[set->n++].result = result;
+}
+
+typedef struct {
+    Pos *p;
+    int size;
+    Rule rule;
+    void *set;
+    QuietFn add;
+} GameSink;
+
+static void sink_game(void *ctx, char *moves, float black_result) {
+    GameSink *g = ctx;
+    quiet_positions(g->p, g->size, g->rule, moves, black_result, g->add, g->set);
 }
 
 /* The model's win probability for the side to move: 1/(1+e^(-eval/k)). */
@@ -393,6 +468,7 @@ typedef struct {
     size_t ne, ecap;
     bool per_colour;
     bool holding; /* the game being added is held out */
+    int games;
 } TableSet;
 
 static bool table_push_entry(TableSet *set, uint16_t idx, int v) {
@@ -490,27 +566,16 @@ static void table_add_position(TableSet *set, const Pos *p, float result) {
     set->n++;
 }
 
-/* Positions of one game as tune_add_game picks them (quiet, 9th stone on). */
-static void table_add_game(TableSet *set, Pos *p, int size, Rule rule, char *moves, float black_result) {
-    pos_init(p, size, size, rule);
-    Move seq[BOARD_MAX_MOVES];
-    int n = 0;
-    for (char *t; (t = next_field(&moves, ";")) != NULL && n < BOARD_MAX_MOVES;) {
-        int x, y;
-        if (!codec_parse_xy(t, &x, &y) || !board_on(&p->b, x, y))
-            return;
-        seq[n++] = board_move_at(&p->b, x, y);
-    }
-    for (int k = 0; k + 1 < n; k++) {
-        if (p->b.cell[seq[k]] != EMPTY)
-            return;
-        pos_play(p, seq[k]);
-        int s = p->b.side, o = opponent(s);
-        if (k < 8 || pos_count(p, s, P4_FIVE) || pos_count(p, o, P4_FIVE) || pos_count(p, s, P4_FLEX4) ||
-            pos_count(p, o, P4_FLEX4))
-            continue;
-        table_add_position(set, p, s == BLACK ? black_result : 1 - black_result);
-    }
+static void table_add_quiet(void *ctx, const Pos *p, float result) {
+    table_add_position(ctx, p, result);
+}
+
+/* A game for the table fit: every tenth game is held out whole. */
+static void table_add_game(void *ctx, char *moves, float black_result) {
+    GameSink *g = ctx;
+    TableSet *set = g->set;
+    set->holding = set->games++ % 10 == 0;
+    quiet_positions(g->p, g->size, g->rule, moves, black_result, table_add_quiet, set);
 }
 
 static int table_dense0; /* index of the first scalar weight's correction */
@@ -544,46 +609,11 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
     code_pairs_init();
     TableSet set = {0};
     set.per_colour = rule == RULE_RENJU;
-    static char line[1 << 16];
-    int games = 0, repeats = 0;
-    size_t hcap = 1 << 20;
-    uint64_t *hashes = calloc(hcap, sizeof *hashes); /* games seen (move lists), open addressing */
-    if (!hashes)
+    int repeats;
+    GameSink sink = {&p, size, rule, &set, NULL};
+    int games = read_games(nfiles, files, true, &repeats, table_add_game, &sink);
+    if (games < 0)
         return 1;
-    for (int a = 0; a < nfiles; a++) {
-        FILE *f = fopen(files[a], "r");
-        if (!f) {
-            fprintf(stderr, "tune: cannot read %s\n", files[a]);
-            return 1;
-        }
-        while (fgets(line, sizeof line, f)) {
-            char *col[8], *rest = line;
-            int nc = 0;
-            while (nc < 8 && (col[nc] = next_field(&rest, "\t\n")) != NULL)
-                nc++;
-            if (nc < 8 || (strcmp(col[5], "five") && strcmp(col[5], "board full")))
-                continue;
-            float res = !strcmp(col[4], "1-0") ? 1.0f : !strcmp(col[4], "0-1") ? 0.0f : 0.5f;
-            uint64_t h = 1469598103934665603ull; /* FNV-1a of the moves: a game seen twice counts once */
-            for (const char *c = col[7]; *c; c++)
-                h = (h ^ (unsigned char)*c) * 1099511628211ull;
-            h |= 1;
-            size_t slot = (size_t)(h % hcap);
-            while (hashes[slot] && hashes[slot] != h)
-                slot = (slot + 1) % hcap;
-            if (hashes[slot]) {
-                repeats++;
-                continue;
-            }
-            if (games < (int)(hcap / 2))
-                hashes[slot] = h;
-            set.holding = games % 10 == 0;
-            table_add_game(&set, &p, size, rule, col[7], res);
-            games++;
-        }
-        fclose(f);
-    }
-    free(hashes);
     if (repeats)
         printf("%d repeated games skipped\n", repeats);
     if (set.n < 500) {
@@ -738,28 +768,12 @@ int tool_tune(int argc, char **argv) {
     }
     static Pos p;
     TuneSet set = {0};
-    static char line[1 << 16];
-    int games = 0;
-    for (int a = 2; a < argc; a++) {
-        FILE *f = fopen(argv[a], "r");
-        if (!f) {
-            fprintf(stderr, "tune: cannot read %s\n", argv[a]);
-            free(set.s);
-            return 1;
-        }
-        while (fgets(line, sizeof line, f)) {
-            char *col[8], *rest = line;
-            int nc = 0;
-            while (nc < 8 && (col[nc] = next_field(&rest, "\t\n")) != NULL)
-                nc++;
-            /* game opening black white result reason detail moves: decided games only */
-            if (nc < 8 || (strcmp(col[5], "five") && strcmp(col[5], "board full")))
-                continue;
-            float res = !strcmp(col[4], "1-0") ? 1.0f : !strcmp(col[4], "0-1") ? 0.0f : 0.5f;
-            tune_add_game(&set, &p, size, rule, col[7], res);
-            games++;
-        }
-        fclose(f);
+    int repeats;
+    GameSink sink = {&p, size, rule, &set, tune_add_position};
+    int games = read_games(argc - 2, argv + 2, false, &repeats, sink_game, &sink);
+    if (games < 0) {
+        free(set.s);
+        return 1;
     }
     if (set.n < 1000) {
         fprintf(stderr, "tune: %zu positions from %d games: too few\n", set.n, games);
