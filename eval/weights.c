@@ -80,8 +80,10 @@ static void build(Rule rule) {
     const EvalWeights *wt = &EVAL_WEIGHTS[rule];
     for (unsigned w = 0; w < 256; w++) {
         unsigned nb = w & 15, nw = w >> 4;
-        window_value_lut[rule][w] = nb && !nw && nb <= 5   ? wt->window[nb]
-                                    : nw && !nb && nw <= 5 ? -wt->window[nw]
+        /* five stones in a window are a five (the game is over) or, under
+         * exactly-five rules, part of an overline that wins nothing: 0 */
+        window_value_lut[rule][w] = nb && !nw && nb <= 4   ? wt->window[nb]
+                                    : nw && !nb && nw <= 4 ? -wt->window[nw]
                                                            : 0;
     }
     for (int colour = BLACK; colour <= WHITE; colour++) {
