@@ -63,14 +63,20 @@ EvalWeights EVAL_WEIGHTS[RULE_COUNT];
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 int16_t threat_value[RULE_COUNT][THREAT_MASKS];
 
-bool eval_has_corrections(Rule rule) { return CORRECTIONS[rule] && CORRECTIONS[rule][0].kind >= 0; }
+static bool without_corrections;
+void weights_without_corrections(void) { without_corrections = true; }
+
+bool eval_has_corrections(Rule rule) {
+    return !without_corrections && CORRECTIONS[rule] && CORRECTIONS[rule][0].kind >= 0;
+}
 int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
 int32_t window_value_lut[RULE_COUNT][256];
 
 static void build(Rule rule) {
     pattern_init(rule);
+    const CodeCorrection *fix = without_corrections ? NULL : CORRECTIONS[rule];
     EVAL_WEIGHTS[rule] = BASE_WEIGHTS[rule];
-    for (const CodeCorrection *c = CORRECTIONS[rule]; c && c->kind >= 0; c++)
+    for (const CodeCorrection *c = fix; c && c->kind >= 0; c++)
         if (c->kind == 4 && c->index >= 0 && c->index < 4)
             EVAL_WEIGHTS[rule].window[c->index + 1] += c->value;
         else if (c->kind == 4 && c->index == 4)
@@ -102,7 +108,7 @@ static void build(Rule rule) {
             pcode_eval[t][pc] = (int16_t)e;
             pcode_score[t][pc] = (int16_t)s;
         }
-        for (const CodeCorrection *c = CORRECTIONS[rule]; c && c->kind >= 0; c++)
+        for (const CodeCorrection *c = fix; c && c->kind >= 0; c++)
             if ((c->kind == 0 || c->kind == colour) && c->index < PCODE_COUNT &&
                 pattern4_of(t, c->index) != P4_FORBID)
                 pcode_eval[t][c->index] = (int16_t)(pcode_eval[t][c->index] + c->value);
@@ -117,7 +123,7 @@ static void build(Rule rule) {
             (int16_t)((win ? wt->threat[0] : 0) + (three3 ? wt->threat[1] : 0) +
                       (m & TM_OPP_FLEX4_2 ? wt->threat[2] : 0));
     }
-    for (const CodeCorrection *c = CORRECTIONS[rule]; c && c->kind >= 0; c++)
+    for (const CodeCorrection *c = fix; c && c->kind >= 0; c++)
         if (c->kind == 3 && c->index >= 0 && c->index < THREAT_MASKS)
             threat_value[rule][c->index] = (int16_t)(threat_value[rule][c->index] + c->value);
 }

@@ -35,6 +35,10 @@ extern EvalWeights EVAL_WEIGHTS[RULE_COUNT];
  * masks)? Then it is no longer the linear model of eval_features alone. */
 bool eval_has_corrections(Rule rule);
 
+/* Build every rule's tables without the fitted corrections (the tuner fits
+ * them anew from the weights alone). Call before anything uses a rule. */
+void weights_without_corrections(void);
+
 /* The value of a window's stone counts (black | white << 4), black's view:
  * window[n] for one colour alone, 0 for a mixed or empty window, per rule. */
 extern int32_t window_value_lut[RULE_COUNT][256];

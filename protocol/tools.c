@@ -606,6 +606,7 @@ static double table_error(const TableSet *set, const double *d, double k, int pa
 static int tool_tune_table(Rule rule, int size, const char *out_path, double l2, double lr,
                            int iterations, int nfiles, char **files, const char *cmdline) {
     static Pos p;
+    weights_without_corrections(); /* the fit starts from eval/weights.c's numbers alone */
     code_pairs_init();
     TableSet set = {0};
     set.per_colour = rule == RULE_RENJU;
