@@ -43,8 +43,9 @@ const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400,
 /* Fitted corrections (pbrain-quinto tune RULE SIZE --table): {kind, index,
  * value}, kind 0: a pattern code of either colour, 1 black's, 2 white's, 3 a
  * threat mask, 4 a scalar weight (index 0..3: window[1..4], 4: tempo, 5:
- * black); added to the value the weights above give it. Each file's head says
- * how it was made. */
+ * black), 5 a direction pair (colour * 196 + a * 14 + b, a <= b: every code
+ * holding patterns a and b in two directions takes it); added to the value the
+ * weights above give. Each file's head says how it was made. */
 typedef struct {
     int8_t kind;
     int16_t index, value;
@@ -55,8 +56,14 @@ static const CodeCorrection FREESTYLE_TABLE[] = {
     {-1, 0, 0},
 };
 
+static const CodeCorrection RENJU_TABLE[] = {
+#include "table-renju.inc"
+    {-1, 0, 0},
+};
+
 static const CodeCorrection *const CORRECTIONS[RULE_COUNT] = {
     [RULE_FREESTYLE] = FREESTYLE_TABLE,
+    [RULE_RENJU] = RENJU_TABLE,
 };
 
 EvalWeights EVAL_WEIGHTS[RULE_COUNT];
@@ -107,6 +114,24 @@ static void build(Rule rule) {
                 e = 0, s = 0;
             pcode_eval[t][pc] = (int16_t)e;
             pcode_score[t][pc] = (int16_t)s;
+        }
+        /* direction pairs (kind 5): every code adds its six pairs' values */
+        int16_t pair[PAT_COUNT * PAT_COUNT] = {0};
+        bool pairs = false;
+        for (const CodeCorrection *c = fix; c && c->kind >= 0; c++)
+            if (c->kind == 5 && (c->index / (PAT_COUNT * PAT_COUNT) == 0 ||
+                                 c->index / (PAT_COUNT * PAT_COUNT) == colour))
+                pair[c->index % (PAT_COUNT * PAT_COUNT)] = c->value, pairs = true;
+        for (int pc = 0; pairs && pc < PCODE_COUNT; pc++) {
+            if (pattern4_of(t, pc) == P4_FORBID)
+                continue;
+            Pattern q[4];
+            pattern_code_decode(pc, q);
+            int add = 0;
+            for (int i = 0; i < 4; i++)
+                for (int j = i + 1; j < 4; j++)
+                    add += q[i] < q[j] ? pair[q[i] * PAT_COUNT + q[j]] : pair[q[j] * PAT_COUNT + q[i]];
+            pcode_eval[t][pc] = (int16_t)(pcode_eval[t][pc] + add);
         }
         for (const CodeCorrection *c = fix; c && c->kind >= 0; c++)
             if ((c->kind == 0 || c->kind == colour) && c->index < PCODE_COUNT &&

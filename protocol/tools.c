@@ -699,19 +699,24 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
     }
     int written = 0;
     fprintf(o, "/* Corrections for %s (eval/weights.c): {kind, index, value}; kind 0: a pattern\n"
-               " * code of either colour, 1 black's, 2 white's, 3 a threat mask, 4 a scalar weight.\n"
+               " * code of either colour, 1 black's, 2 white's, 3 a threat mask, 4 a scalar weight,\n"
+               " * 5 a direction pair (colour * 196 + a * 14 + b, patterns a <= b; colour 0: both).\n"
                " * Made by: %s\n"
                " * %zu quiet positions from %d games; %d codes, %d masks occur; scale %.0f; held-out error\n"
-               " * %.5f -> %.5f (iteration %d of %d, L2 %g, step %g); a code's value includes\n"
-               " * its six direction pairs' fitted corrections. */\n",
+               " * %.5f -> %.5f (iteration %d of %d, L2 %g, step %g); a code's value adds its\n"
+               " * six direction pairs' corrections to its own. */\n",
             rule_name(rule), cmdline, set.n, games, occurring, masks, k, start_held, best_held, best_it,
             iterations, l2, lr);
+    /* a code's own correction is what its rounded pairs leave over, so that
+     * the file's values add up to the fit */
     for (int j = 0; j < pairs0; j++) {
         double v = best_d[j];
-        if (j < ncodes) { /* a code's value takes its pairs' corrections too: every code gets one */
+        if (j < ncodes) {
             int colour = set.per_colour ? j / PCODE_COUNT : 0, pc = j % PCODE_COUNT;
-            for (int q = 0; q < 6; q++)
-                v += best_d[pairs0 + colour * PAIRS + code_pairs[pc][q]];
+            for (int q = 0; q < 6; q++) {
+                double pv = best_d[pairs0 + colour * PAIRS + code_pairs[pc][q]];
+                v += pv - (double)lround(pv);
+            }
         }
         long r = lround(v);
         if (!r)
@@ -721,6 +726,12 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
         else
             fprintf(o, "{%d, %d, %ld},\n", set.per_colour ? 1 + j / PCODE_COUNT : 0, j % PCODE_COUNT, r);
         written++;
+    }
+    for (int j = 0; j < (set.per_colour ? 2 : 1) * PAIRS; j++) { /* direction pairs */
+        long r = lround(best_d[pairs0 + j]);
+        if (r)
+            fprintf(o, "{5, %d, %ld},\n", set.per_colour ? (1 + j / PAIRS) * PAIRS + j % PAIRS : j, r),
+                written++;
     }
     for (int j = 0; j < 6; j++) { /* the scalar weights */
         long r = lround(best_d[dense0 + j]);

@@ -466,7 +466,8 @@ START_TEST(test_tune_table) {
         if (strstr(line, "Made by: pbrain-quinto tune freestyle 15 --table"))
             header++;
         if (sscanf(line, "{%d, %d, %d},", &c, &code, &v) == 3) {
-            ck_assert(((c == 0 && code < PCODE_COUNT) || (c == 3 && code < 1 << 14) || (c == 4 && code < 6)) &&
+            ck_assert(((c == 0 && code < PCODE_COUNT) || (c == 3 && code < 1 << 14) || (c == 4 && code < 6) ||
+                       (c == 5 && code < 196)) &&
                       code >= 0 && v != 0);
             entries++;
         }
