@@ -187,7 +187,7 @@ END_TEST
  * clears the old brain line. */
 START_TEST(test_help_and_hints) {
     start("-human black -size 5 -tc 3000");
-    ck_assert_msg(strstr(capture(), ":c3  d hint"), "%s", screen);
+    ck_assert_msg(strstr(capture(), ":c3 d hint"), "%s", screen);
     keys("Enter");
     ck_assert_msg(wait_for("thinking", 3000), "%s", screen);
     keys("d");

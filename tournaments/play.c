@@ -898,7 +898,7 @@ static void draw(Play *g) {
         codec_cell_name(b->width / 2, b->height / 2, b->height, centre, sizeof centre);
     if (g->human[BLACK] || g->human[WHITE])
         snprintf(help, sizeof help,
-                 "arrows Enter  :%s  d hint  t weights  u undo  n new  s save  r review  < > level  c %s  q quit",
+                 "Enter :%s d hint t weights u undo n new s save r review <> level c %s q quit",
                  centre, g->show_xy ? "h8" : "x,y");
     else
         snprintf(help, sizeof help, "watching:  t weights  n new  s save  r review  c %s  q quit", g->show_xy ? "h8" : "x,y");
