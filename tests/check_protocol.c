@@ -454,8 +454,11 @@ START_TEST(test_tune_table) {
     ck_assert_msg(st == 0, "%s", text);
     ck_assert_msg(strstr(text, "repeated games skipped"), "%s", text);
     double before, after;
+    int best_it, claimed;
     const char *h = strstr(text, "held-out error ");
-    ck_assert_msg(h && sscanf(h, "held-out error %lf -> %lf", &before, &after) == 2, "%s", text);
+    ck_assert_msg(h && sscanf(h, "held-out error %lf -> %lf at iteration %d; %d corrections", &before, &after,
+                              &best_it, &claimed) == 4,
+                  "%s", text);
     ck_assert(after <= before);
     f = fopen(inc, "r");
     ck_assert(f);
@@ -474,7 +477,13 @@ START_TEST(test_tune_table) {
     }
     fclose(f);
     ck_assert_int_eq(header, 1);
-    ck_assert_int_gt(entries, 0);
+    /* as many lines as it says; none only when no step beat the weights alone
+     * on the held-out games (a few dozen games can go either way) */
+    ck_assert_int_eq(entries, claimed);
+    if (best_it > 0)
+        ck_assert_int_gt(entries, 0);
+    else
+        ck_assert(after == before);
     remove(games), remove(inc), remove(out);
 }
 END_TEST
