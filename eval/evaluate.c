@@ -3,17 +3,6 @@
 
 #include <stdio.h>
 
-/* Which whole-position threat terms hold (THREAT_EVAL's order), for the
- * side to move: its own four-three or open four (else its double three
- * against no four), and the opponent's two open-four points. */
-static void threat_terms(const Pos *p, bool on[3]) {
-    int own = p->b.side - 1, opp = 2 - p->b.side;
-    const int *mine = p->p4count[own], *theirs = p->p4count[opp];
-    on[0] = mine[P4_FLEX4] || mine[P4_BLOCK4_FLEX3];
-    on[1] = !on[0] && mine[P4_FLEX3_2X] && !theirs[P4_BLOCK4] && !theirs[P4_BLOCK4_PLUS];
-    on[2] = theirs[P4_FLEX4] >= 2;
-}
-
 int32_t eval_static(const Pos *p) {
     const EvalWeights *wt = &EVAL_WEIGHTS[p->rule];
     int32_t v = pos_base_value(p) + wt->black;
@@ -53,7 +42,7 @@ void eval_features(const Pos *p, float *f) {
                 f[FEAT_WINDOW + nw - 1] -= sg / WINDOW_DIV;
         }
     bool on[3];
-    threat_terms(p, on);
+    threat_terms_of_mask(eval_threat_mask(p), on);
     for (int i = 0; i < 3; i++)
         f[FEAT_THREAT + i] = on[i];
     f[FEAT_TEMPO] = 1;

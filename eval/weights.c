@@ -116,21 +116,18 @@ static void build(Rule rule) {
             pcode_score[t][pc] = (int16_t)s;
         }
         /* direction pairs (kind 5): every code adds its six pairs' values */
-        int16_t pair[PAT_COUNT * PAT_COUNT] = {0};
+        int16_t pair[PCODE_PAIRS] = {0};
         bool pairs = false;
         for (const CodeCorrection *c = fix; c && c->kind >= 0; c++)
-            if (c->kind == 5 && (c->index / (PAT_COUNT * PAT_COUNT) == 0 ||
-                                 c->index / (PAT_COUNT * PAT_COUNT) == colour))
-                pair[c->index % (PAT_COUNT * PAT_COUNT)] = c->value, pairs = true;
+            if (c->kind == 5 && (c->index / PCODE_PAIRS == 0 || c->index / PCODE_PAIRS == colour))
+                pair[c->index % PCODE_PAIRS] = c->value, pairs = true;
         for (int pc = 0; pairs && pc < PCODE_COUNT; pc++) {
             if (pattern4_of(t, pc) == P4_FORBID)
                 continue;
-            Pattern q[4];
-            pattern_code_decode(pc, q);
-            int add = 0;
-            for (int i = 0; i < 4; i++)
-                for (int j = i + 1; j < 4; j++)
-                    add += q[i] < q[j] ? pair[q[i] * PAT_COUNT + q[j]] : pair[q[j] * PAT_COUNT + q[i]];
+            int pi[6], add = 0;
+            pcode_pairs(pc, pi);
+            for (int k = 0; k < 6; k++)
+                add += pair[pi[k]];
             pcode_eval[t][pc] = (int16_t)(pcode_eval[t][pc] + add);
         }
         for (const CodeCorrection *c = fix; c && c->kind >= 0; c++)
@@ -142,15 +139,23 @@ static void build(Rule rule) {
      * three against no four of the opponent's; the opponent's two open-four
      * points */
     for (int m = 0; m < THREAT_MASKS; m++) {
-        bool win = m & (TM_SELF_FLEX4 | TM_SELF_B4F3);
-        bool three3 = !win && (m & TM_SELF_F3X2) && !(m & (TM_OPP_B4 | TM_OPP_B4PLUS));
-        threat_value[rule][m] =
-            (int16_t)((win ? wt->threat[0] : 0) + (three3 ? wt->threat[1] : 0) +
-                      (m & TM_OPP_FLEX4_2 ? wt->threat[2] : 0));
+        bool on[3];
+        threat_terms_of_mask(m, on);
+        threat_value[rule][m] = (int16_t)((on[0] ? wt->threat[0] : 0) + (on[1] ? wt->threat[1] : 0) +
+                                          (on[2] ? wt->threat[2] : 0));
     }
     for (const CodeCorrection *c = fix; c && c->kind >= 0; c++)
         if (c->kind == 3 && c->index >= 0 && c->index < THREAT_MASKS)
             threat_value[rule][c->index] = (int16_t)(threat_value[rule][c->index] + c->value);
+}
+
+void pcode_pairs(int pcode, int out[6]) {
+    Pattern q[4];
+    pattern_code_decode(pcode, q);
+    int k = 0;
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            out[k++] = q[i] < q[j] ? q[i] * PAT_COUNT + q[j] : q[j] * PAT_COUNT + q[i];
 }
 
 static pthread_once_t once[RULE_COUNT] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,

@@ -59,6 +59,20 @@ enum {
 };
 extern int16_t threat_value[RULE_COUNT][THREAT_MASKS];
 
+/* The three threat terms a mask holds: the side to move's four-three or open
+ * four; else its double three against no four of the opponent's; the
+ * opponent's two open-four points. */
+static inline void threat_terms_of_mask(int m, bool on[3]) {
+    on[0] = m & (TM_SELF_FLEX4 | TM_SELF_B4F3);
+    on[1] = !on[0] && (m & TM_SELF_F3X2) && !(m & (TM_OPP_B4 | TM_OPP_B4PLUS));
+    on[2] = m & TM_OPP_FLEX4_2;
+}
+
+/* The six direction pairs of a pattern code as indices a * PAT_COUNT + b
+ * (patterns a <= b): the pair model's parameters (tune --table, kind 5). */
+enum { PCODE_PAIRS = PAT_COUNT * PAT_COUNT };
+void pcode_pairs(int pcode, int out[6]);
+
 /* Derived per rule-and-colour table and pattern code. */
 extern int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 extern int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];

@@ -484,24 +484,16 @@ static bool table_push_entry(TableSet *set, uint16_t idx, int v) {
     return true;
 }
 
-/* The six direction pairs of a pattern code, as indices a * PAT_COUNT + b
- * (a <= b): the pair model's parameters (a code's value is the sum over its
- * pairs, Rapfi's "table2"). */
-enum { PAIRS = PAT_COUNT * PAT_COUNT };
+/* Each code's six direction pairs (pcode_pairs), once. */
+enum { PAIRS = PCODE_PAIRS };
 static uint8_t code_pairs[PCODE_COUNT][6];
 static void code_pairs_init(void) {
     static bool done;
-    if (done)
-        return;
-    for (int pc = 0; pc < PCODE_COUNT; pc++) {
-        Pattern q[4];
-        pattern_code_decode(pc, q);
-        int k = 0;
-        for (int i = 0; i < 4; i++)
-            for (int j = i + 1; j < 4; j++) {
-                int a = q[i] < q[j] ? q[i] : q[j], b = q[i] < q[j] ? q[j] : q[i];
-                code_pairs[pc][k++] = (uint8_t)(a * PAT_COUNT + b);
-            }
+    for (int pc = 0; !done && pc < PCODE_COUNT; pc++) {
+        int q[6];
+        pcode_pairs(pc, q);
+        for (int k = 0; k < 6; k++)
+            code_pairs[pc][k] = (uint8_t)q[k];
     }
     done = true;
 }
