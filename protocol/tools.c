@@ -13,6 +13,7 @@
 #include "../eval/evaluate.h"
 #include "../brain/util.h"
 #include "../search/bench.h"
+#include "../search/params.h"
 #include "../search/threat.h"
 
 static void bench_line(void *ctx, const BenchResult *r) {
@@ -209,7 +210,9 @@ int tool_eval(int argc, char **argv) {
 
 /* Move-ordering quality: for each VCF puzzle of a testdata file, rank the
  * legal candidates by eval_move_score and ask whether one of the top N wins
- * by continuous fours (the solver's own first move, or any move that wins). */
+ * by continuous fours (the solver's own first move, or any move that wins);
+ * for a position with no VCF but a VCT, where the VCT solver's first move
+ * ranks. */
 int tool_ordering(int argc, char **argv) {
     if (argc < 1) {
         fprintf(stderr, "usage: pbrain-quinto ordering FILE [N]\n");
@@ -225,6 +228,9 @@ int tool_ordering(int argc, char **argv) {
     static Record r;
     static Pos p;
     int total = 0, in_top = 0, unsolved = 0, first_rank_sum = 0, first_found = 0;
+    int vct_total = 0, vct_first = 0, vct_in_top = 0, vct_rank_sum = 0;
+    static Marks marks;
+    static uint64_t fail_cache[VCF_FAIL_CACHE];
     while (fgets(line, sizeof line, f)) {
         char err[128];
         if (!record_parse(line, &r, err, sizeof err))
@@ -251,7 +257,23 @@ int tool_ordering(int argc, char **argv) {
         Move solver_first = MOVE_NONE;
         threat_vcf_first_moves(&p, MOVE_NONE, 2000000, &wins, &solver_first);
         if (solver_first == MOVE_NONE) {
-            unsolved++;
+            /* no VCF: the VCT solver's first move, as the engine's root finds it */
+            ThreatCtx c;
+            memset(fail_cache, 0, sizeof fail_cache);
+            threat_ctx_init(&c, &p, &marks, fail_cache);
+            Move m = MOVE_NONE;
+            if (!vct_solve_deepening(&c, VCT_ROOT_MAX_DEPTH, VCT_ROOT_STEP_BUDGET, &m)) {
+                unsolved++;
+                continue;
+            }
+            vct_total++;
+            for (int i = 0; i < n; i++)
+                if (mv[i] == m) {
+                    vct_rank_sum += i + 1;
+                    vct_in_top += i < top;
+                    vct_first += i == 0;
+                    break;
+                }
             continue;
         }
         total++;
@@ -270,9 +292,14 @@ int tool_ordering(int argc, char **argv) {
     }
     fclose(f);
     printf("%s: %d of %d VCF puzzles (%.1f%%) have a winning first move in the top %d by move "
-           "score; the solver's first move ranks %.2f on average; %d puzzles without a VCF found\n",
+           "score; the solver's first move ranks %.2f on average\n",
            argv[0], in_top, total, total ? 100.0 * in_top / total : 0.0, top,
-           first_found ? (double)first_rank_sum / first_found : 0.0, unsolved);
+           first_found ? (double)first_rank_sum / first_found : 0.0);
+    printf("%s: %d puzzles without a VCF but with a VCT found: the VCT solver's first move ranks "
+           "first in %d (%.1f%%), in the top %d in %d (%.1f%%), %.2f on average; %d with neither found\n",
+           argv[0], vct_total, vct_first, vct_total ? 100.0 * vct_first / vct_total : 0.0, top,
+           vct_in_top, vct_total ? 100.0 * vct_in_top / vct_total : 0.0,
+           vct_total ? (double)vct_rank_sum / vct_total : 0.0, unsolved);
     return 0;
 }
 

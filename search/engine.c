@@ -279,17 +279,10 @@ static Move root_threats(Engine *e, SearchThread *t, int32_t *score, const char 
         }
         c.deadline_ns = deadline;
         *source = "vct";
-        for (int d = 2; d <= VCT_ROOT_MAX_DEPTH && now_ns() < deadline; d++) {
-            c.budget = c.nodes + VCT_ROOT_STEP_BUDGET;
-            if (vct_solve(&c, d, &m) && move_legal(p, m, s)) {
-                won = true;
-                *score = VALUE_MATE - 2 * d - 1;
-                break;
-            }
-            if (atomic_load(&e->stop))
-                break;
-            if (c.nodes >= c.budget)
-                break; /* the next depth would cost more still */
+        int d = vct_solve_deepening(&c, VCT_ROOT_MAX_DEPTH, VCT_ROOT_STEP_BUDGET, &m);
+        if (d > 0) {
+            won = true;
+            *score = VALUE_MATE - 2 * d - 1;
         }
     }
     t->threat_nodes = c.nodes;

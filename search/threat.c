@@ -204,6 +204,23 @@ bool vct_solve(ThreatCtx *c, int depth, Move *first) {
     return ok && m != MOVE_NONE;
 }
 
+int vct_solve_deepening(ThreatCtx *c, int max_depth, uint64_t step_budget, Move *first) {
+    int side = c->pos->b.side;
+    for (int d = 2; d <= max_depth && now_ns() < c->deadline_ns; d++) {
+        c->budget = c->nodes + step_budget;
+        Move m = MOVE_NONE;
+        if (vct_solve(c, d, &m) && move_legal(c->pos, m, side)) {
+            *first = m;
+            return d;
+        }
+        if (c->stop && atomic_load(c->stop))
+            break;
+        if (c->nodes >= c->budget)
+            break; /* the next depth would cost more still */
+    }
+    return 0;
+}
+
 bool threat_vcf_first_moves(const Pos *p, Move m, uint64_t budget, bool *wins, Move *first_win) {
     Pos *q = malloc(sizeof *q);
     Marks *mk = calloc(1, sizeof *mk);

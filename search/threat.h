@@ -32,6 +32,12 @@ void threat_ctx_init(ThreatCtx *c, Pos *p, Marks *marks, uint64_t *fail_cache);
 bool vcf_solve(ThreatCtx *c, int depth, Move *first);
 bool vct_solve(ThreatCtx *c, int depth, Move *first);
 
+/* vct_solve at depth 2, 3, ... max_depth, each depth with step_budget more
+ * nodes, until a win whose first move is legal, the deadline, the stop flag,
+ * or a depth that used its whole budget: the depth of the win (its first move
+ * in *first), or 0. */
+int vct_solve_deepening(ThreatCtx *c, int max_depth, uint64_t step_budget, Move *first);
+
 /* Does the side to move win by continuous fours when it starts with m (a
  * five, an open four, or a four whose forced block leaves a VCF)? Budget in
  * solver nodes; false when it runs out. *first_win receives the solver's own

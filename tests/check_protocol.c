@@ -429,6 +429,48 @@ END_TEST
 /* pbrain-quinto tune --table end to end: games from quinto-manager, a fit,
  * a corrections file in the form eval/weights.c includes; a game given twice
  * counts once; the kept corrections never fit the held-out games worse. */
+/* pbrain-quinto ordering: VCF puzzles are counted as VCF ones, positions
+ * with only a VCT as VCT ones, and the shares add up. */
+START_TEST(test_ordering_tool) {
+    const char *data = getenv("QUINTO_TESTDATA");
+    ck_assert(data);
+    char in[128], out[128], cmd[2048];
+    snprintf(in, sizeof in, "/tmp/quinto-order-%ld.txt", (long)getpid());
+    snprintf(out, sizeof out, "/tmp/quinto-order-%ld.out", (long)getpid());
+    /* the first 6 lines of the VCF set and of the VCT set */
+    snprintf(cmd, sizeof cmd,
+             "head -n 6 %s/puzzles/lfz084_has_vcf_15x15.txt > %s && "
+             "head -n 6 %s/puzzles/lfz084_has_vct_15x15.txt >> %s && %s ordering %s 3 > %s 2>&1",
+             data, in, data, in, brain_path(), in, out);
+    ck_assert_int_eq(system(cmd), 0);
+    char text[4096] = "";
+    FILE *f = fopen(out, "r");
+    ck_assert(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    int hit, vcf, top, vct, first, in_top, none;
+    const char *a = strstr(text, ": "), *b = strstr(text, "without a VCF but with a VCT");
+    ck_assert_msg(a && sscanf(a, ": %d of %d VCF puzzles", &hit, &vcf) == 2, "%s", text);
+    ck_assert_msg(b, "%s", text);
+    const char *second = strstr(strchr(text, '\n') + 1, ": ");
+    ck_assert_msg(second && sscanf(second, ": %d puzzles without a VCF but with a VCT found: the VCT solver's "
+                                           "first move ranks first in %d (%*f%%), in the top %d in %d",
+                                   &vct, &first, &top, &in_top) == 4,
+                  "%s", text);
+    const char *nf = strstr(text, "average; ");
+    ck_assert_msg(nf && sscanf(nf + 9, "%d with neither", &none) == 1, "%s", text);
+    ck_assert_int_eq(vcf, 6); /* every VCF puzzle's VCF is found */
+    ck_assert(hit >= 1 && hit <= vcf);
+    ck_assert_int_eq(top, 3);
+    ck_assert_int_eq(vct + none, 6); /* the VCT puzzles have no VCF */
+    ck_assert(vct >= 1);
+    ck_assert(first <= in_top && in_top <= vct);
+    unlink(in);
+    unlink(out);
+}
+END_TEST
+
 START_TEST(test_tune_table) {
     const char *mgr = getenv("QUINTO_MANAGER");
     ck_assert(mgr);
@@ -1118,6 +1160,7 @@ Suite *suite_protocol(void) {
     tcase_add_test(tc, test_takeback_play_yx);
     tcase_add_test(tc, test_swap2);
     tcase_add_test(tc, test_tune_table);
+    tcase_add_test(tc, test_ordering_tool);
     tcase_add_test(tc, test_stop_commands);
     tcase_add_test(tc, test_clock);
     tcase_add_test(tc, test_commands_while_thinking);
