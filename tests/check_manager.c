@@ -283,9 +283,10 @@ END_TEST
 START_TEST(test_openings_files) {
     /* the shipped sets, found by name as quinto-manager finds them */
     const char *files[] = {"cgomokucli-offset-f20", "cgomokucli-pos-f20", "gomocupjudge-f20",
-                           "piskvork-f15", "piskvork-f20.txt", "balanced-r15", "balanced-f20"};
-    int expect[] = {4, 4, 6, 40, 41, 40, 40};
-    for (int i = 0; i < 7; i++) {
+                           "piskvork-f15", "piskvork-f20.txt", "balanced-r15", "balanced-f20",
+                           "balanced-s15"};
+    int expect[] = {4, 4, 6, 40, 41, 40, 40, 23};
+    for (int i = 0; i < 8; i++) {
         char path[512], err[256];
         Openings o;
         ck_assert_msg(openings_load(&o, openings_path(files[i], path, sizeof path), 15, 15,
