@@ -443,12 +443,8 @@ START_TEST(test_ordering_tool) {
              "head -n 6 %s/puzzles/lfz084_has_vct_15x15.txt >> %s && %s ordering %s 3 > %s 2>&1",
              data, in, data, in, brain_path(), in, out);
     ck_assert_int_eq(system(cmd), 0);
-    char text[4096] = "";
-    FILE *f = fopen(out, "r");
-    ck_assert(f);
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = 0;
-    fclose(f);
+    char text[4096];
+    ck_assert(read_text_file(out, text, sizeof text));
     int hit, vcf, top, vct, first, in_top, none;
     const char *a = strstr(text, ": "), *b = strstr(text, "without a VCF but with a VCT");
     ck_assert_msg(a && sscanf(a, ": %d of %d VCF puzzles", &hit, &vcf) == 2, "%s", text);
@@ -487,12 +483,8 @@ START_TEST(test_tune_table) {
     snprintf(cmd, sizeof cmd, "%s tune freestyle 15 --table %s --iterations 50 %s %s > %s 2>&1",
              brain_path(), inc, games, games, out);
     int st = system(cmd);
-    char text[4096] = "";
-    FILE *f = fopen(out, "r");
-    ck_assert(f);
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    text[n] = 0;
-    fclose(f);
+    char text[4096];
+    ck_assert(read_text_file(out, text, sizeof text));
     ck_assert_msg(st == 0, "%s", text);
     ck_assert_msg(strstr(text, "repeated games skipped"), "%s", text);
     double before, after;
@@ -502,7 +494,7 @@ START_TEST(test_tune_table) {
                               &best_it, &claimed) == 4,
                   "%s", text);
     ck_assert(after <= before);
-    f = fopen(inc, "r");
+    FILE *f = fopen(inc, "r");
     ck_assert(f);
     char line[256];
     int entries = 0, header = 0;

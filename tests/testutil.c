@@ -74,3 +74,14 @@ long proc_status_kib(int pid, const char *field) {
         fclose(f);
     return v;
 }
+
+bool read_text_file(const char *path, char *buf, size_t cap) {
+    buf[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return true;
+}

@@ -38,6 +38,10 @@ long proc_status_kib(int pid, const char *field);
 /* Cheap deterministic PRNG for tests. */
 unsigned test_rand(unsigned long long *state);
 
+/* The start of a text file (at most cap - 1 bytes, NUL-terminated; "" when it
+ * cannot be opened); false when it cannot be opened. */
+bool read_text_file(const char *path, char *buf, size_t cap);
+
 /* Every suite (tests/suites.inc). */
 #define SUITE(f) Suite *f(void);
 #include "suites.inc"
