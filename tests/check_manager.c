@@ -358,16 +358,13 @@ START_TEST(test_manager_binary) {
              "-tc 500 -games 4 -j 2 -quiet -results %s > %s 2>&1",
              mgr, fk, fk, tmp("mgr.tsv"), tmp("mgr.out"));
     ck_assert_int_eq(system(cmd), 0);
-    FILE *f = fopen(tmp("mgr.out"), "r");
     char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
+    ck_assert(read_text_file(tmp("mgr.out"), buf, sizeof buf));
     ck_assert_msg(strstr(buf, "first vs second: 4-0-0"), "%s", buf);
     ck_assert_msg(strstr(buf, "4 games"), "%s", buf);
     /* the four games are two colour-swapped pairs, both won twice */
     ck_assert_msg(strstr(buf, "2 pairs (LL 0, LD 0, WL+DD 0, WD 0, WW 2)"), "%s", buf);
-    f = fopen(tmp("mgr.tsv"), "r");
+    FILE *f = fopen(tmp("mgr.tsv"), "r");
     int lines = 0, crashes = 0;
     while (fgets(buf, sizeof buf, f)) {
         lines++;
@@ -383,10 +380,7 @@ START_TEST(test_manager_binary) {
              "-tc 500 -games 60 -j 2 -sprt elo0=0 elo1=15 -quiet > %s 2>&1",
              mgr, fk, fk, tmp("mgr.out"));
     ck_assert_int_eq(system(cmd), 0);
-    f = fopen(tmp("mgr.out"), "r");
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
+    ck_assert(read_text_file(tmp("mgr.out"), buf, sizeof buf));
     const char *verdict = strstr(buf, "H1 accepted after ");
     ck_assert_msg(verdict, "%s", buf);
     int after = atoi(verdict + strlen("H1 accepted after "));
@@ -835,11 +829,7 @@ static int run_manager(char *out, size_t cap, const char *fmt, ...) {
     va_end(ap);
     snprintf(cmd, sizeof cmd, "%s %s > %s 2>&1", mgr, args, tmp("run.out"));
     int st = system(cmd);
-    FILE *f = fopen(tmp("run.out"), "r");
-    size_t n = f ? fread(out, 1, cap - 1, f) : 0;
-    out[n] = 0;
-    if (f)
-        fclose(f);
+    read_text_file(tmp("run.out"), out, cap);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

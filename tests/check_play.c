@@ -55,11 +55,7 @@ static char screen[16384];
 
 static const char *capture(void) {
     tmux("capture-pane -t s -p > %s", own_path("screen.txt"));
-    FILE *f = fopen(own_path("screen.txt"), "r");
-    size_t n = f ? fread(screen, 1, sizeof screen - 1, f) : 0;
-    screen[n] = 0;
-    if (f)
-        fclose(f);
+    read_text_file(own_path("screen.txt"), screen, sizeof screen);
     return screen;
 }
 

@@ -426,9 +426,6 @@ START_TEST(test_takeback_play_yx) {
 }
 END_TEST
 
-/* pbrain-quinto tune --table end to end: games from quinto-manager, a fit,
- * a corrections file in the form eval/weights.c includes; a game given twice
- * counts once; the kept corrections never fit the held-out games worse. */
 /* pbrain-quinto ordering: VCF puzzles are counted as VCF ones, positions
  * with only a VCT as VCT ones, and the shares add up. */
 START_TEST(test_ordering_tool) {
@@ -446,10 +443,9 @@ START_TEST(test_ordering_tool) {
     char text[4096];
     ck_assert(read_text_file(out, text, sizeof text));
     int hit, vcf, top, vct, first, in_top, none;
-    const char *a = strstr(text, ": "), *b = strstr(text, "without a VCF but with a VCT");
+    const char *a = strstr(text, ": "), *nl = strchr(text, '\n');
     ck_assert_msg(a && sscanf(a, ": %d of %d VCF puzzles", &hit, &vcf) == 2, "%s", text);
-    ck_assert_msg(b, "%s", text);
-    const char *second = strstr(strchr(text, '\n') + 1, ": ");
+    const char *second = nl ? strstr(nl + 1, ": ") : NULL;
     ck_assert_msg(second && sscanf(second, ": %d puzzles without a VCF but with a VCT found: the VCT solver's "
                                            "first move ranks first in %d (%*f%%), in the top %d in %d",
                                    &vct, &first, &top, &in_top) == 4,
@@ -467,6 +463,9 @@ START_TEST(test_ordering_tool) {
 }
 END_TEST
 
+/* pbrain-quinto tune --table end to end: games from quinto-manager, a fit,
+ * a corrections file in the form eval/weights.c includes; a game given twice
+ * counts once; the kept corrections never fit the held-out games worse. */
 START_TEST(test_tune_table) {
     const char *mgr = getenv("QUINTO_MANAGER");
     ck_assert(mgr);
