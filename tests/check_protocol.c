@@ -1150,13 +1150,20 @@ Suite *suite_protocol(void) {
     tcase_add_test(tc, test_rules_over_protocol);
     tcase_add_test(tc, test_takeback_play_yx);
     tcase_add_test(tc, test_swap2);
-    tcase_add_test(tc, test_tune_table);
-    tcase_add_test(tc, test_ordering_tool);
     tcase_add_test(tc, test_stop_commands);
     tcase_add_test(tc, test_clock);
     tcase_add_test(tc, test_commands_while_thinking);
     tcase_add_test(tc, test_memory);
     suite_add_tcase(s, tc);
+    /* the brain's command-line tools: tagged so that make test-windows, whose
+     * brain runs under wine, leaves them out (they are not the protocol) */
+    TCase *tt = tcase_create("tools");
+    tcase_set_timeout(tt, 120);
+    tcase_set_tags(tt, "native");
+    tcase_add_test(tt, test_tune_table);
+    tcase_add_test(tt, test_ordering_tool);
+    suite_add_tcase(s, tt);
+
     TCase *th = tcase_create("hostile");
     tcase_set_timeout(th, 300);
     tcase_add_test(th, test_hostile_commands_while_thinking);
