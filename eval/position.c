@@ -48,11 +48,20 @@ static inline void cell_derive(Pos *p, int m) {
 }
 
 /* An empty cell's line along d changed: re-derive its pattern, and only if
- * that differs its codes, classes, counts and value. */
-static inline void cell_update(Pos *p, int m, int d) {
+ * that differs its codes, classes, counts and value; the old fields go to
+ * the undo frame f (if any). */
+static inline void cell_update(Pos *p, int m, int d, UndoFrame *f) {
     uint8_t np = line_patterns(p, m, d);
     if (np == p->c[m].pat[d])
         return;
+    if (f) {
+        CellSave *cs = &f->cell[f->n++];
+        const CellEval *ce = &p->c[m];
+        cs->m = (uint16_t)m;
+        memcpy(cs->pat, ce->pat, sizeof cs->pat);
+        memcpy(cs->pcode, ce->pcode, sizeof cs->pcode);
+        memcpy(cs->p4, ce->p4, sizeof cs->p4);
+    }
     cell_account(p, m, -1);
     p->c[m].pat[d] = np;
     cell_derive(p, m);
@@ -63,6 +72,8 @@ static inline void cell_update(Pos *p, int m, int d) {
 static void recompute(Pos *q) {
     Board *b = &q->b;
     memset(q->p4count, 0, sizeof q->p4count);
+    for (int i = 0; i < POS_UNDO_PLIES; i++)
+        q->undo[i].ply = -1; /* saved fields are of the old rule or position */
     q->pvalue = 0;
     q->wsum = 0;
     for (int y = 0; y < b->height; y++)
@@ -123,8 +134,8 @@ bool pos_init(Pos *p, int width, int height, Rule rule) {
 }
 
 /* Apply the key, pattern and window changes of colour c's stone appearing on
- * (sign +1) or leaving (sign -1) cell m. */
-static inline void update_lines(Pos *p, int m, int c, int sign) {
+ * (sign +1) or leaving (sign -1) cell m; changed cells are saved in f (if any). */
+static inline void update_lines(Pos *p, int m, int c, int sign, UndoFrame *f) {
     Board *b = &p->b;
     int wstep = (c == BLACK ? 1 : 16) * sign, reach = p->reach;
     const int32_t *wv = window_value_lut[p->rule];
@@ -136,9 +147,9 @@ static inline void update_lines(Pos *p, int m, int c, int sign) {
             p->c[lo].key[d] ^= (uint32_t)c << (10 + 2 * (k - 1));
             p->c[hi].key[d] ^= (uint32_t)c << (2 * (k - 1));
             if (b->cell[lo] == EMPTY)
-                cell_update(p, lo, d);
+                cell_update(p, lo, d, f);
             if (b->cell[hi] == EMPTY)
-                cell_update(p, hi, d);
+                cell_update(p, hi, d, f);
         }
         if (reach < 5) { /* the farthest cells' patterns cannot change */
             p->c[m - 5 * off].key[d] ^= (uint32_t)c << 18;
@@ -154,11 +165,43 @@ static inline void update_lines(Pos *p, int m, int c, int sign) {
     p->wsum += wdelta;
 }
 
+/* The undo of a saved move: keys and windows stepped back, the saved cells,
+ * counts and sums put back (no pattern is looked up). */
+static void restore_lines(Pos *p, int m, int c, const UndoFrame *f) {
+    const Board *b = &p->b;
+    int wstep = c == BLACK ? 1 : 16;
+    for (int d = 0; d < DIR_COUNT; d++) {
+        int off = b->dir[d];
+        for (int k = 1; k <= 5; k++) {
+            p->c[m - k * off].key[d] ^= (uint32_t)c << (10 + 2 * (k - 1));
+            p->c[m + k * off].key[d] ^= (uint32_t)c << (2 * (k - 1));
+        }
+        for (int k = 0; k < 5; k++)
+            p->c[m - k * off].window[d] = (uint8_t)(p->c[m - k * off].window[d] - wstep);
+    }
+    for (int i = f->n - 1; i >= 0; i--) {
+        const CellSave *cs = &f->cell[i];
+        CellEval *ce = &p->c[cs->m];
+        memcpy(ce->pat, cs->pat, sizeof cs->pat);
+        memcpy(ce->pcode, cs->pcode, sizeof cs->pcode);
+        memcpy(ce->p4, cs->p4, sizeof cs->p4);
+    }
+    memcpy(p->p4count, f->p4count, sizeof p->p4count);
+    p->pvalue = f->pvalue;
+    p->wsum = f->wsum;
+}
+
 void pos_play(Pos *p, Move m) {
     int c = p->b.side;
+    UndoFrame *f = &p->undo[p->b.ply % POS_UNDO_PLIES];
+    f->ply = p->b.ply;
+    f->n = 0;
+    f->pvalue = p->pvalue;
+    f->wsum = p->wsum;
+    memcpy(f->p4count, p->p4count, sizeof f->p4count);
     cell_account(p, m, -1);
     board_play(&p->b, m);
-    update_lines(p, m, c, +1);
+    update_lines(p, m, c, +1, f);
     ASSERT_POS(p);
 }
 
@@ -172,8 +215,14 @@ void pos_undo(Pos *p) {
     }
     int c = p->b.cell[m];
     board_undo(&p->b);
-    update_lines(p, m, c, -1);
-    cell_account(p, m, +1); /* its own patterns were left as they were */
+    UndoFrame *f = &p->undo[p->b.ply % POS_UNDO_PLIES];
+    if (f->ply == p->b.ply) {
+        restore_lines(p, m, c, f);
+        f->ply = -1; /* used */
+    } else {
+        update_lines(p, m, c, -1, NULL);
+        cell_account(p, m, +1); /* its own patterns were left as they were */
+    }
     ASSERT_POS(p);
 }
 

@@ -24,6 +24,25 @@ typedef struct {
     uint8_t spare[2];
 } CellEval;
 
+/* What a move changed, for its undo: the empty cells whose patterns changed
+ * (each lies on one line through the move, at most 2 * 5 a direction) with
+ * their old fields, and the old counts and sums. Kept for the last
+ * POS_UNDO_PLIES moves; an older move is undone by recomputing its lines. */
+enum { POS_UNDO_PLIES = 256, POS_UNDO_CELLS = 2 * 5 * DIR_COUNT };
+typedef struct {
+    uint16_t m;
+    uint8_t pat[DIR_COUNT];
+    uint16_t pcode[2];
+    uint8_t p4[2];
+} CellSave;
+typedef struct {
+    int ply;                               /* the move's ply, -1: nothing saved */
+    int n;                                 /* cells saved */
+    int32_t pvalue, wsum;
+    int p4count[2][P4_COUNT];
+    CellSave cell[POS_UNDO_CELLS];
+} UndoFrame;
+
 typedef struct Pos {
     Board b;
     Rule rule;
@@ -33,6 +52,7 @@ typedef struct Pos {
     int32_t pvalue;                        /* sum over empty cells of black's minus white's pattern value */
     int32_t wsum;                          /* 5-window sum, black's point of view */
     CellEval c[BOARD_MAX_CELLS] __attribute__((aligned(64)));
+    UndoFrame undo[POS_UNDO_PLIES];        /* by ply modulo POS_UNDO_PLIES */
 } Pos;
 
 /* Set up an empty board of the given size and rule. False for a bad size. */

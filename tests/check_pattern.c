@@ -223,6 +223,41 @@ START_TEST(test_incremental_matches_recompute) {
 }
 END_TEST
 
+/* Undo puts back what the move saved for its last POS_UNDO_PLIES moves and
+ * recomputes the lines of older ones, and of moves from before a rule
+ * change: both ways end where recomputation does. */
+START_TEST(test_undo_saved_and_recomputed) {
+    static Pos p;
+    ck_assert(pos_init(&p, 40, 40, RULE_FREESTYLE));
+    unsigned long long s = 21;
+    int moves = POS_UNDO_PLIES + 344;
+    for (int i = 0; i < moves; i++) {
+        Move m;
+        do
+            m = board_move_at(&p.b, (int)(test_rand(&s) % 40), (int)(test_rand(&s) % 40));
+        while (p.b.cell[m] != EMPTY);
+        pos_play(&p, m);
+    }
+    ck_assert(pos_is_consistent(&p));
+    for (int i = 0; i < moves; i++) {
+        pos_undo(&p);
+        if (i % 37 == 0 || i == moves - POS_UNDO_PLIES || i == moves - POS_UNDO_PLIES - 1)
+            ck_assert_msg(pos_is_consistent(&p), "inconsistent after %d undos", i + 1);
+    }
+    ck_assert(pos_is_consistent(&p));
+    ck_assert_int_eq(p.wsum, 0);
+    /* saved under freestyle, undone under renju */
+    for (int i = 0; i < 30; i++)
+        pos_play(&p, board_move_at(&p.b, 10 + i % 6, 10 + i / 6));
+    pos_set_rule(&p, RULE_RENJU);
+    for (int i = 0; i < 30; i++) {
+        pos_undo(&p);
+        ck_assert_msg(pos_is_consistent(&p), "inconsistent after the rule change, undo %d", i + 1);
+    }
+    ck_assert_int_eq(p.wsum, 0);
+}
+END_TEST
+
 /* The linear model the tuner fits is eval_static: features times weights
  * give the static evaluation (to the window term's rounding) in every rule,
  * at every step of random games, and the features move when stones do. */
@@ -415,6 +450,7 @@ Suite *suite_pattern(void) {
     tcase_add_test(tc, test_eval_linear_model);
     tcase_add_test(tc, test_table_vs_brute_force);
     tcase_add_test(tc, test_incremental_matches_recompute);
+    tcase_add_test(tc, test_undo_saved_and_recomputed);
     tcase_add_test(tc, test_classes_agree_with_rules);
     tcase_add_test(tc, test_renju_false_three_explained);
     suite_add_tcase(s, tc);
