@@ -20,6 +20,7 @@ typedef struct {
     Move killer[2];
     int32_t static_eval;
     Move move;                    /* the move played from this ply */
+    Move excluded;                /* singular test: the TT move left out */
 } Stack;
 
 typedef struct {
@@ -35,6 +36,7 @@ typedef struct SearchThread {
     uint32_t off;                 /* FEAT_* bits switched off */
     _Atomic uint64_t nodes;       /* written by its thread only; read by the others */
     uint64_t threat_nodes;        /* nodes of the root solvers */
+    uint64_t singular_tests, singular_extended; /* singular tests run, moves extended */
     int seldepth;
     bool aborted;                 /* this search was stopped: its values mean nothing */
     Stack stack[MAX_PLY + 8];

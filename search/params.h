@@ -34,6 +34,9 @@ enum {
     MOVECAP_BASE = 10,            /* quiet moves searched: base + per_depth * depth */
     MOVECAP_PER_DEPTH = 5,
     RANDOM_MARGIN = 12,           /* root moves within this of the best may be chosen */
+    SINGULAR_MIN_DEPTH = 7,       /* singular extension from this depth */
+    SINGULAR_TT_SLACK = 2,        /* the TT entry searched at least depth - this */
+    SINGULAR_MARGIN = 4,          /* per depth: the other moves must stay this far below */
 
     /* ---- threat solvers (threat.c, engine.c) ---- */
     VCF_ROOT_DEPTH = 120,         /* own fours: problem VCFs run past 50 */

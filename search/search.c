@@ -136,16 +136,21 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         return alpha;
 
     /* Step 4. Transposition table: a cutoff off the PV, else its move */
+    /* (a singular test searches this node again without its TT move: no
+     * cutoff from the table, no pruning, nothing stored) */
     Engine *e = t->eng;
     uint64_t key = p->b.key;
+    Move excluded = t->stack[ply].excluded;
     TTHit hit;
+    bool tt_hit = false;
     Move tt_move = MOVE_NONE;
     if (!(t->off & FEAT_TT) && tt_probe(&e->tt, key, &hit)) {
+        tt_hit = true;
         tt_move = hit.move;
         if (tt_move != MOVE_NONE && p->b.cell[tt_move] != EMPTY)
             tt_move = MOVE_NONE; /* key collision */
         int32_t v = value_from_tt(hit.value, ply);
-        if (!pv_node && hit.depth >= depth &&
+        if (!pv_node && excluded == MOVE_NONE && hit.depth >= depth &&
             (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && v >= beta) ||
              (hit.bound == BOUND_UPPER && v <= alpha)))
             return v;
@@ -158,7 +163,8 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
     bool threatened = pos_count(p, o, P4_FIVE) || pos_count(p, o, P4_FLEX4);
 
     /* Step 6. Child futility: far above beta at shallow depth, nothing threatening */
-    if (!pv_node && !threatened && depth <= FUTILITY_MAX_DEPTH && !value_is_mate(beta) &&
+    if (!pv_node && excluded == MOVE_NONE && !threatened && depth <= FUTILITY_MAX_DEPTH &&
+        !value_is_mate(beta) &&
         !(t->off & FEAT_FUTILITY) && eval - FUTILITY_MARGIN * depth >= beta)
         return eval;
 
@@ -181,6 +187,8 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
     Move best_move = MOVE_NONE, m;
     while ((m = picker_next(&mp)) != MOVE_NONE) {
         int i = picker_count(&mp) - 1;
+        if (m == excluded)
+            continue;
         /* Step 8. Move-count pruning */
         if (i >= cap && best > -VALUE_MATE_MIN)
             break;
@@ -188,6 +196,24 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         bool tactical = pos_p4(p, m, s) >= P4_FLEX3 || pos_p4(p, m, o) >= P4_FLEX3;
         /* Step 9. Extension: the forced block of a five */
         int new_depth = depth - 1 + (forced && !(t->off & FEAT_EXTENSION) ? 1 : 0);
+        /* Step 9b. Singular extension: the TT move, proven good, searched one
+         * ply deeper when every other move stays well below its value at half
+         * the depth; when another also reaches beta there, the node is cut */
+        if (i == 0 && m == tt_move && !forced && excluded == MOVE_NONE && depth >= SINGULAR_MIN_DEPTH &&
+            tt_hit && (hit.bound & BOUND_LOWER) && hit.depth >= depth - SINGULAR_TT_SLACK &&
+            !value_is_mate(hit.value) && !(t->off & FEAT_SINGULAR)) {
+            int32_t sbeta = value_from_tt(hit.value, ply) - SINGULAR_MARGIN * depth;
+            t->stack[ply].excluded = m;
+            int32_t sv = search(t, sbeta - 1, sbeta, depth / 2, ply, false, cut_node);
+            t->stack[ply].excluded = MOVE_NONE;
+            if (t->aborted)
+                return 0;
+            t->singular_tests++;
+            if (sv < sbeta)
+                new_depth++, t->singular_extended++;
+            else if (sbeta >= beta)
+                return sbeta;
+        }
         tt_prefetch(&e->tt, p->b.key ^ zobrist_stone(s, m) ^ zobrist_side());
         pos_play(p, m);
         t->stack[ply].move = m;
@@ -236,7 +262,9 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
             break;
         }
     }
-    /* Step 12. Store the result */
+    /* Step 12. Store the result (not a singular test's: the TT move was left out) */
+    if (excluded != MOVE_NONE)
+        return best == -VALUE_INF ? alpha : best;
     int bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(&e->tt, key, value_to_tt(best, ply), best_move, depth, bound);
     return best;

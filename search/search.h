@@ -41,7 +41,8 @@ enum {
     FEAT_DEFENCES = 1 << 9,     /* only the defences against an open three */
     FEAT_EXTENSION = 1 << 10,   /* +1 ply for the forced block of a five */
     FEAT_QUICKWIN5 = 1 << 11,   /* four-three / three-three wins in the quick check */
-    FEAT_ALL = (1 << 12) - 1,
+    FEAT_SINGULAR = 1 << 12,    /* singular extension of the TT move (and its multi-cut) */
+    FEAT_ALL = (1 << 13) - 1,
 };
 
 typedef struct SearchLimits {
