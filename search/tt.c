@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 static inline TTBucket *bucket_of(const TT *tt, uint64_t key) {
     return &tt->buckets[(size_t)(((unsigned __int128)key * tt->count) >> 64)];
@@ -23,20 +26,65 @@ void tt_set_size(TT *tt, size_t bytes) {
     tt->want_bytes = bytes < sizeof(TTBucket) ? sizeof(TTBucket) : bytes;
 }
 
+/* Touch one entry of every 4 KiB page: a compare-and-swap of zero with zero
+ * writes nothing a search could have stored, yet makes the system map the
+ * page. Stops early when the table is freed. */
+static void *warm_pages(void *arg) {
+    TT *tt = arg;
+    size_t step = 4096 / sizeof(TTBucket);
+    for (size_t i = 0; i < tt->count; i += step) {
+        if ((i & (step * 256 - 1)) == 0 && atomic_load_explicit(&tt->warm_stop, memory_order_relaxed))
+            break;
+        uint64_t zero = 0;
+        atomic_compare_exchange_strong_explicit(&tt->buckets[i].entry[0].data, &zero, 0,
+                                                memory_order_relaxed, memory_order_relaxed);
+    }
+    return NULL;
+}
+
+static void warm_start(TT *tt) {
+    size_t bytes = tt->count * sizeof(TTBucket);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* one fault per 2 MiB instead of per 4 KiB */
+    if (bytes >= (8u << 20))
+        madvise(tt->buckets, bytes & ~(size_t)((2u << 20) - 1), MADV_HUGEPAGE);
+#endif
+    if (bytes < (1u << 20))
+        return; /* small tables: not worth a thread */
+    atomic_store(&tt->warm_stop, false);
+    /* (a default stack: a small one can be too small for the static TLS) */
+    tt->warm_started = pthread_create(&tt->warm_tid, NULL, warm_pages, tt) == 0;
+}
+
+void tt_warm_wait(TT *tt) {
+    if (tt->warm_started)
+        pthread_join(tt->warm_tid, NULL);
+    tt->warm_started = false;
+}
+
 bool tt_ensure(TT *tt) {
     if (tt->buckets)
         return true;
     size_t count = tt->want_bytes / sizeof(TTBucket);
     while (count) {
         /* calloc of a large block maps zero pages lazily: fast, and resident
-         * memory grows only as entries are written */
-        tt->buckets = calloc(count, sizeof(TTBucket));
-        if (tt->buckets)
+         * memory grows only as entries are written. The buckets start on a
+         * cache line (a bucket is one line: calloc's own alignment would
+         * split every bucket over two), and large tables on 2 MiB so that
+         * huge pages cover them; the slack is never touched. */
+        size_t align = count * sizeof(TTBucket) >= (8u << 20) ? (2u << 20) : sizeof(TTBucket);
+        tt->raw = calloc(1, count * sizeof(TTBucket) + align);
+        if (tt->raw) {
+            uintptr_t a = ((uintptr_t)tt->raw + align - 1) & ~(uintptr_t)(align - 1);
+            tt->buckets = (TTBucket *)a;
             break;
+        }
         count /= 2;
     }
     tt->count = tt->buckets ? count : 0;
     tt->generation = 0;
+    if (tt->buckets)
+        warm_start(tt);
     return tt->buckets != NULL;
 }
 
@@ -49,7 +97,12 @@ void tt_clear(TT *tt) {
 }
 
 void tt_free(TT *tt) {
-    free(tt->buckets);
+    if (tt->warm_started) {
+        atomic_store(&tt->warm_stop, true);
+        tt_warm_wait(tt);
+    }
+    free(tt->raw);
+    tt->raw = NULL;
     tt->buckets = NULL;
     tt->count = 0;
 }

@@ -5,6 +5,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "../brain/util.h"
 #include "../search/internal.h"
@@ -612,6 +615,55 @@ START_TEST(test_memory_during_search) {
 }
 END_TEST
 
+/* The table: buckets on cache lines (2 MiB for large tables), every page
+ * touched by the warm-up thread without losing what a search stored beside
+ * it, and a table freed while it is still being touched. */
+START_TEST(test_tt_pages) {
+    TT tt;
+    memset(&tt, 0, sizeof tt);
+    tt_set_size(&tt, 64u << 20);
+    ck_assert(tt_ensure(&tt));
+    ck_assert(tt.warm_started);
+    ck_assert_uint_eq((uintptr_t)tt.buckets % (2u << 20), 0);
+    tt_warm_wait(&tt);
+#if defined(__linux__)
+    /* nothing was stored, yet every page is resident */
+    size_t bytes = tt.count * sizeof(TTBucket), pages = (bytes + 4095) / 4096;
+    unsigned char *vec = malloc(pages);
+    ck_assert(vec && mincore(tt.buckets, bytes, vec) == 0);
+    size_t resident = 0;
+    for (size_t i = 0; i < pages; i++)
+        resident += vec[i] & 1;
+    ck_assert_msg(resident == pages, "%zu of %zu pages resident", resident, pages);
+    free(vec);
+#endif
+    /* stores while the warm-up runs: none may be lost to it */
+    tt_clear(&tt);
+    ck_assert(tt_ensure(&tt));
+    uint64_t key = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 20000; i++)
+        tt_store(&tt, key * (uint64_t)(i + 1), i, (Move)(i & 255), 5, BOUND_EXACT);
+    tt_warm_wait(&tt);
+    for (int i = 0; i < 20000; i++) {
+        TTHit h;
+        ck_assert_msg(tt_probe(&tt, key * (uint64_t)(i + 1), &h) && h.value == i,
+                      "entry %d lost", i);
+    }
+    /* freed, resized and cleared while the warm-up runs */
+    for (int i = 0; i < 20; i++) {
+        tt_set_size(&tt, (size_t)(16 + i) << 20);
+        ck_assert(tt_ensure(&tt));
+        ck_assert_uint_eq((uintptr_t)tt.buckets % 64, 0);
+        tt_store(&tt, key, 7, 3, 1, BOUND_LOWER);
+        tt_clear(&tt);
+    }
+    tt_set_size(&tt, 4096);
+    ck_assert(tt_ensure(&tt));
+    ck_assert_uint_eq((uintptr_t)tt.buckets % 64, 0);
+    tt_free(&tt);
+}
+END_TEST
+
 /* Renju black never plays a forbidden point: random renju positions, black
  * to move, searched briefly (node cap), including lost ones. */
 START_TEST(test_renju_never_forbidden) {
@@ -760,6 +812,7 @@ Suite *suite_search(void) {
     tcase_add_test(tc, test_history_bounds);
     tcase_add_test(tc, test_stop_before_think);
     tcase_add_test(tc, test_memory_during_search);
+    tcase_add_test(tc, test_tt_pages);
     tcase_add_test(tc, test_renju_never_forbidden);
     tcase_add_test(tc, test_last_report_is_the_move);
     tcase_add_test(tc, test_singular_keeps_wins);
