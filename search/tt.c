@@ -97,10 +97,8 @@ void tt_clear(TT *tt) {
 }
 
 void tt_free(TT *tt) {
-    if (tt->warm_started) {
-        atomic_store(&tt->warm_stop, true);
-        tt_warm_wait(tt);
-    }
+    atomic_store(&tt->warm_stop, true);
+    tt_warm_wait(tt);
     free(tt->raw);
     tt->raw = NULL;
     tt->buckets = NULL;

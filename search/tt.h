@@ -58,7 +58,7 @@ void tt_set_size(TT *tt, size_t bytes);
 /* Allocate if needed. Returns false if no memory could be had even after
  * halving (the table then has no buckets and probes miss). */
 bool tt_ensure(TT *tt);
-/* Wait until every page of the table has been touched (tests, bench). */
+/* Wait until the helper has touched every page of the table (tests). */
 void tt_warm_wait(TT *tt);
 void tt_clear(TT *tt);
 void tt_free(TT *tt);
