@@ -330,12 +330,21 @@ static char *next_field(char **s, const char *delims) {
     return start;
 }
 
-/* The quiet positions (no five or open-four point for either side) from the
- * 9th stone on of one game given as "x,y;x,y;..." with its result for black:
- * fn(ctx, position, result for the side to move) for each. */
+/* A quiet position: no five or open-four point for either side; `loose`
+ * (positions to be judged by a stronger search) allows the opponent of the
+ * side to move open-four points (a three to answer), no fives. */
+static bool is_quiet(const Pos *p, bool loose) {
+    int s = p->b.side, o = opponent(s);
+    return !pos_count(p, s, P4_FIVE) && !pos_count(p, o, P4_FIVE) && !pos_count(p, s, P4_FLEX4) &&
+           (loose || !pos_count(p, o, P4_FLEX4));
+}
+
+/* The quiet positions from the 9th stone on of one game given as
+ * "x,y;x,y;..." with its result for black: fn(ctx, position, result for the
+ * side to move) for each. */
 typedef void (*QuietFn)(void *ctx, const Pos *p, float result);
-static void quiet_positions(Pos *p, int size, Rule rule, char *moves, float black_result, QuietFn fn,
-                            void *ctx) {
+static void quiet_positions(Pos *p, int size, Rule rule, char *moves, float black_result, bool loose,
+                            QuietFn fn, void *ctx) {
     pos_init(p, size, size, rule);
     Move seq[BOARD_MAX_MOVES];
     int n = 0;
@@ -349,11 +358,9 @@ static void quiet_positions(Pos *p, int size, Rule rule, char *moves, float blac
         if (p->b.cell[seq[k]] != EMPTY)
             return;
         pos_play(p, seq[k]);
-        int s = p->b.side, o = opponent(s);
-        if (k < 8 || pos_count(p, s, P4_FIVE) || pos_count(p, o, P4_FIVE) || pos_count(p, s, P4_FLEX4) ||
-            pos_count(p, o, P4_FLEX4))
+        if (k < 8 || !is_quiet(p, loose))
             continue;
-        fn(ctx, p, s == BLACK ? black_result : 1 - black_result);
+        fn(ctx, p, p->b.side == BLACK ? black_result : 1 - black_result);
     }
 }
 
@@ -434,7 +441,7 @@ typedef struct {
 
 static void sink_game(void *ctx, char *moves, float black_result) {
     GameSink *g = ctx;
-    quiet_positions(g->p, g->size, g->rule, moves, black_result, g->add, g->set);
+    quiet_positions(g->p, g->size, g->rule, moves, black_result, false, g->add, g->set);
 }
 
 /* The model's win probability for the side to move: 1/(1+e^(-eval/k)). */
@@ -594,7 +601,7 @@ static void table_add_game(void *ctx, char *moves, float black_result) {
     GameSink *g = ctx;
     TableSet *set = g->set;
     set->holding = set->games++ % 10 == 0;
-    quiet_positions(g->p, g->size, g->rule, moves, black_result, table_add_quiet, set);
+    quiet_positions(g->p, g->size, g->rule, moves, black_result, false, table_add_quiet, set);
 }
 
 static int table_dense0; /* index of the first scalar weight's correction */
@@ -622,16 +629,116 @@ static double table_error(const TableSet *set, const double *d, double k, int pa
     return n ? err / (double)n : 0;
 }
 
+/* --quiet: every quiet position of the games as "GAME\tRESULT\tMOVES" (the
+ * game's number, black's result, the moves up to the position), for a
+ * stronger brain to judge (tournaments/scripts/label.py). */
+typedef struct {
+    FILE *out;
+    int game;
+    float black_result;
+    long written;
+} QuietDump;
+
+static void dump_quiet(void *ctx, const Pos *p, float result) {
+    (void)result;
+    QuietDump *q = ctx;
+    fprintf(q->out, "%d\t%g\t", q->game, q->black_result);
+    for (int i = 0; i < p->b.ply; i++) {
+        Move m = p->b.history[i];
+        fprintf(q->out, "%s%d,%d", i ? ";" : "", board_x(&p->b, m), board_y(&p->b, m));
+    }
+    fputc('\n', q->out);
+    q->written++;
+}
+
+static void dump_game(void *ctx, char *moves, float black_result) {
+    GameSink *g = ctx;
+    QuietDump *q = g->set;
+    q->black_result = black_result;
+    quiet_positions(g->p, g->size, g->rule, moves, black_result, true, dump_quiet, q);
+    q->game++;
+}
+
+/* Judged positions ("GAME\tRESULT\tEV\tMOVES", label.py's output: EV the
+ * judge's value for the side to move; a mate, +M7 or -M9, counts as +-mate, or is left out when
+ * mate is 0): each quiet one goes
+ * to the table fit with the target lambda * sigmoid(EV / scale) + (1 - lambda)
+ * * the game's result for the side to move; every tenth game is held out.
+ * Returns the number of games, -1 when a file cannot be read. */
+static int read_judged(TableSet *set, Pos *p, int size, Rule rule, double lambda, double scale, double mate,
+                       int nfiles, char **files, long *skipped) {
+    static char line[1 << 16];
+    int games = 0, last = -1;
+    *skipped = 0;
+    for (int a = 0; a < nfiles; a++) {
+        FILE *f = fopen(files[a], "r");
+        if (!f) {
+            fprintf(stderr, "tune: cannot read %s\n", files[a]);
+            return -1;
+        }
+        while (fgets(line, sizeof line, f)) {
+            char *rest = line, *col[4];
+            int nc = 0;
+            while (nc < 4 && (col[nc] = next_field(&rest, "\t\n")) != NULL)
+                nc++;
+            if (nc < 4 || !*col[2]) {
+                ++*skipped;
+                continue;
+            }
+            int game = atoi(col[0]);
+            double ev = atof(col[2]);
+            if (strchr(col[2], 'M')) { /* a forced win: as `mate` (0: left out, the threat search's business) */
+                if (mate <= 0) {
+                    ++*skipped;
+                    continue;
+                }
+                ev = strchr(col[2], '-') ? -mate : mate;
+            }
+            if (game != last)
+                games++, last = game;
+            pos_init(p, size, size, rule);
+            char *moves = col[3];
+            bool ok = true;
+            for (char *t; ok && (t = next_field(&moves, ";")) != NULL;) {
+                int x, y;
+                ok = codec_parse_xy(t, &x, &y) && board_on(&p->b, x, y) &&
+                     p->b.cell[board_move_at(&p->b, x, y)] == EMPTY;
+                if (ok)
+                    pos_play(p, board_move_at(&p->b, x, y));
+            }
+            if (!ok || !is_quiet(p, true)) {
+                ++*skipped;
+                continue;
+            }
+            float black = (float)atof(col[1]);
+            double res = p->b.side == BLACK ? black : 1 - black;
+            double target = lambda / (1 + exp(-ev / scale)) + (1 - lambda) * res;
+            set->holding = game % 10 == 0;
+            table_add_position(set, p, (float)target);
+        }
+        fclose(f);
+    }
+    return games;
+}
+
 static int tool_tune_table(Rule rule, int size, const char *out_path, double l2, double lr,
-                           int iterations, int nfiles, char **files, const char *cmdline) {
+                           int iterations, double lambda, double scale, double mate, int nfiles,
+                           char **files, const char *cmdline) {
     static Pos p;
     weights_without_corrections(); /* the fit starts from eval/weights.c's numbers alone */
     code_pairs_init();
     TableSet set = {0};
     set.per_colour = rule == RULE_RENJU;
-    int repeats;
-    GameSink sink = {&p, size, rule, &set, NULL};
-    int games = read_games(nfiles, files, true, &repeats, table_add_game, &sink);
+    int repeats = 0, games;
+    if (lambda > 0) { /* judged positions */
+        long skipped;
+        games = read_judged(&set, &p, size, rule, lambda, scale, mate, nfiles, files, &skipped);
+        if (skipped)
+            printf("%ld lines skipped (no value, a mate, not quiet or not legal)\n", skipped);
+    } else {
+        GameSink sink = {&p, size, rule, &set, NULL};
+        games = read_games(nfiles, files, true, &repeats, table_add_game, &sink);
+    }
     if (games < 0)
         return 1;
     if (repeats)
@@ -774,19 +881,26 @@ int tool_tune(int argc, char **argv) {
     }
     if (!strcmp(argv[2], "--table")) { /* RULE SIZE --table OUT [--l2 X] [--iterations N] FILES */
         const char *out = argc > 3 ? argv[3] : NULL;
-        double l2 = 1e-7, lr = 0.5;
+        double l2 = 1e-7, lr = 0.5, lambda = 0, scale = 200, mate = 0;
         int its = 600, a = 4;
         for (; a + 1 < argc; a += 2)
             if (!strcmp(argv[a], "--l2"))
                 l2 = atof(argv[a + 1]);
+            else if (!strcmp(argv[a], "--judged"))
+                lambda = atof(argv[a + 1]);
+            else if (!strcmp(argv[a], "--scale"))
+                scale = atof(argv[a + 1]);
+            else if (!strcmp(argv[a], "--mate"))
+                mate = atof(argv[a + 1]);
             else if (!strcmp(argv[a], "--lr"))
                 lr = atof(argv[a + 1]);
             else if (!strcmp(argv[a], "--iterations"))
                 its = atoi(argv[a + 1]);
             else
                 break;
-        if (!out || a >= argc || its < 1) {
-            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n");
+        if (!out || a >= argc || its < 1 || lambda < 0 || lambda > 1 || scale <= 0 || mate < 0) {
+            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n"
+                            "      RULE SIZE --table OUT.inc [...] --judged LAMBDA [--scale S] [--mate V] JUDGED.tsv...\n");
             return 2;
         }
         char cmd[1024];
@@ -795,7 +909,24 @@ int tool_tune(int argc, char **argv) {
             const char *base = strrchr(argv[i], '/'); /* file names without their folders */
             n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %s", i >= a && base ? base + 1 : argv[i]);
         }
-        return tool_tune_table(rule, size, out, l2, lr, its, argc - a, argv + a, cmd);
+        return tool_tune_table(rule, size, out, l2, lr, its, lambda, scale, mate, argc - a, argv + a, cmd);
+    }
+    if (!strcmp(argv[2], "--quiet")) { /* RULE SIZE --quiet OUT.tsv RESULTS.tsv... */
+        FILE *o = argc > 4 ? fopen(argv[3], "w") : NULL;
+        if (!o) {
+            fprintf(stderr, "tune: RULE SIZE --quiet OUT.tsv RESULTS.tsv...: cannot write the output\n");
+            return argc > 4 ? 1 : 2;
+        }
+        static Pos p;
+        QuietDump q = {o, 0, 0, 0};
+        int repeats;
+        GameSink sink = {&p, size, rule, &q, NULL};
+        int games = read_games(argc - 4, argv + 4, true, &repeats, dump_game, &sink);
+        bool bad = fclose(o) != 0 || games < 0;
+        if (!bad)
+            printf("%ld quiet positions from %d games (%d repeated games skipped) written to %s\n", q.written,
+                   games, repeats, argv[3]);
+        return bad;
     }
     static Pos p;
     TuneSet set = {0};

@@ -517,7 +517,64 @@ START_TEST(test_tune_table) {
         ck_assert_int_gt(entries, 0);
     else
         ck_assert(after == before);
-    remove(games), remove(inc), remove(out);
+
+    /* --quiet: the positions for a judge, "GAME\tRESULT\tMOVES", 9 stones or more */
+    char quiet[128], judged[128];
+    snprintf(quiet, sizeof quiet, "/tmp/quinto-quiet-%ld.tsv", (long)getpid());
+    snprintf(judged, sizeof judged, "/tmp/quinto-judged-%ld.tsv", (long)getpid());
+    snprintf(cmd, sizeof cmd, "%s tune freestyle 15 --quiet %s %s > %s 2>&1", brain_path(), quiet, games, out);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert(read_text_file(out, text, sizeof text));
+    long said;
+    ck_assert_msg(sscanf(text, "%ld quiet positions", &said) == 1 && said > 0, "%s", text);
+    FILE *q = fopen(quiet, "r"), *j = fopen(judged, "w");
+    ck_assert(q && j);
+    static char qline[1 << 14];
+    long lines = 0, mates = 0;
+    while (fgets(qline, sizeof qline, q)) {
+        int game;
+        float res;
+        char moves[1 << 14];
+        ck_assert_msg(sscanf(qline, "%d\t%f\t%16383s", &game, &res, moves) == 3, "%s", qline);
+        int stones = 1;
+        for (const char *c = moves; *c; c++)
+            stones += *c == ';';
+        ck_assert_int_ge(stones, 9);
+        ck_assert(res == 0 || res == 0.5f || res == 1);
+        /* a judge that knows the result: +400 for the side to move's win, every
+         * seventh position a mate */
+        bool black = stones % 2 == 0, won = black ? res == 1 : res == 0;
+        if (lines % 7 == 0)
+            fprintf(j, "%d\t%g\t%sM9\t%s\n", game, res, won ? "+" : "-", moves), mates++;
+        else
+            fprintf(j, "%d\t%g\t%d\t%s\n", game, res, won ? 400 : -400, moves);
+        lines++;
+    }
+    fprintf(j, "99999\t1\t50\t7,7;7,7\n"); /* not legal: skipped */
+    fclose(q), fclose(j);
+    ck_assert_int_eq(lines, said);
+    /* --judged: mates left out by default, counted with --mate */
+    for (int with_mates = 0; with_mates < 2; with_mates++) {
+        snprintf(cmd, sizeof cmd, "%s tune freestyle 15 --table %s --iterations 50 --judged 1 %s %s > %s 2>&1",
+                 brain_path(), inc, with_mates ? "--mate 800" : "", judged, out);
+        ck_assert_int_eq(system(cmd), 0);
+        ck_assert(read_text_file(out, text, sizeof text));
+        long skipped, used;
+        const char *sk = strstr(text, "lines skipped");
+        ck_assert_msg(sk && sscanf(text, "%ld lines skipped", &skipped) == 1, "%s", text);
+        ck_assert_int_eq(skipped, with_mates ? 1 : mates + 1);
+        ck_assert_msg(sscanf(sk, "lines skipped (no value, a mate, not quiet or not legal)\n%ld quiet", &used) == 1,
+                      "%s", text);
+        ck_assert_int_eq(used, lines - (with_mates ? 0 : mates));
+        /* these values follow the results: the fit learns them (on the
+         * training positions; a few held-out games can go either way) */
+        const char *e0 = strstr(text, "; error "), *e1 = strstr(text, "iteration 50: error ");
+        ck_assert_msg(e0 && e1 && sscanf(e0, "; error %lf", &before) == 1 &&
+                          sscanf(e1, "iteration 50: error %lf", &after) == 1,
+                      "%s", text);
+        ck_assert_msg(after < before, "%s", text);
+    }
+    remove(games), remove(inc), remove(out), remove(quiet), remove(judged);
 }
 END_TEST
 

@@ -10,6 +10,10 @@
 # varies the games further. Run from the repository after `make`; QUINTO_BIN=DIR
 # takes pbrain-quinto and quinto-manager from DIR instead (a fixed copy, so that
 # rebuilding during a long run does not change the data's engine).
+# OPPONENT="cmd=/abs/brain [dir=D] [option.KEY=VALUE ...]" plays B instead of
+# Quinto (another brain's games are data like any other; Rapfi with
+# option.max_depth=8, say), and the results file is named games-RULE-SIZE-
+# NODES-SEED-vs.tsv.
 set -e
 out=$1 rule=$2 size=$3 games=$4 nodes=$5 seed=${6:-1}
 [ -n "$nodes" ] || { echo "usage: $0 OUTDIR RULE SIZE GAMES NODES [SEED]" >&2; exit 2; }
@@ -30,9 +34,16 @@ awk -v n="$games" -v size="$size" -v seed="$seed" -v rule="$rule" 'BEGIN {
 }' > "$ops"
 # A searches NODES a move, B half as many again: with one engine the colour-
 # swapped replay of an opening would be the same game
+name=games-$rule-$size-$nodes-$seed
+if [ -n "$OPPONENT" ]; then
+    name=$name-vs
+    # shellcheck disable=SC2086 # the engine's words are meant to split
+    set -- -engine $OPPONENT name=B
+else
+    set -- -engine cmd="$bin/pbrain-quinto" name=B option.max_node=$((nodes * 3 / 2)) option.hash_size=16384
+fi
 "$bin/quinto-manager" match -engine cmd="$bin/pbrain-quinto" name=A option.max_node="$nodes" \
-    -engine cmd="$bin/pbrain-quinto" name=B option.max_node=$((nodes * 3 / 2)) \
-    -each option.hash_size=16384 -rule "$rule" -size "$size" -tc 100/0 -openings "$ops" \
+    option.hash_size=16384 "$@" -rule "$rule" -size "$size" -tc 100/0 -openings "$ops" \
     -games "$games" -concurrency 2 -reuse -seed "$seed" \
-    -results "$out/games-$rule-$size-$nodes-$seed.tsv" > "$out/games-$rule-$size-$nodes-$seed.log"
-tail -n 3 "$out/games-$rule-$size-$nodes-$seed.log"
+    -results "$out/$name.tsv" > "$out/$name.log"
+tail -n 3 "$out/$name.log"
