@@ -660,11 +660,11 @@ static void dump_game(void *ctx, char *moves, float black_result) {
 }
 
 /* Judged positions ("GAME\tRESULT\tEV\tMOVES", label.py's output: EV the
- * judge's value for the side to move; a mate, +M7 or -M9, counts as +-mate, or is left out when
- * mate is 0): each quiet one goes
- * to the table fit with the target lambda * sigmoid(EV / scale) + (1 - lambda)
- * * the game's result for the side to move; every tenth game is held out.
- * Returns the number of games, -1 when a file cannot be read. */
+ * judge's value for the side to move; a mate, +M7 or -M9, counts as +-mate,
+ * or is left out when mate is 0): each quiet one goes to the table fit with
+ * the target lambda * sigmoid(EV / scale) + (1 - lambda) * the game's result
+ * for the side to move; every tenth game is held out. Returns the number of
+ * games with a position used, -1 when a file cannot be read. */
 static int read_judged(TableSet *set, Pos *p, int size, Rule rule, double lambda, double scale, double mate,
                        int nfiles, char **files, long *skipped) {
     static char line[1 << 16];
@@ -694,8 +694,6 @@ static int read_judged(TableSet *set, Pos *p, int size, Rule rule, double lambda
                 }
                 ev = strchr(col[2], '-') ? -mate : mate;
             }
-            if (game != last)
-                games++, last = game;
             pos_init(p, size, size, rule);
             char *moves = col[3];
             bool ok = true;
@@ -710,6 +708,8 @@ static int read_judged(TableSet *set, Pos *p, int size, Rule rule, double lambda
                 ++*skipped;
                 continue;
             }
+            if (game != last)
+                games++, last = game;
             float black = (float)atof(col[1]);
             double res = p->b.side == BLACK ? black : 1 - black;
             double target = lambda / (1 + exp(-ev / scale)) + (1 - lambda) * res;
