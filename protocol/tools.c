@@ -343,17 +343,24 @@ static bool is_quiet(const Pos *p, bool loose) {
  * "x,y;x,y;..." with its result for black: fn(ctx, position, result for the
  * side to move) for each. */
 typedef void (*QuietFn)(void *ctx, const Pos *p, float result);
+
+/* The cells of "x,y;x,y;..." (modified) on b: how many, -1 for one off the board. */
+static int parse_moves(const Board *b, char *moves, Move *seq) {
+    int n = 0;
+    for (char *t; (t = next_field(&moves, ";")) != NULL && n < BOARD_MAX_MOVES;) {
+        int x, y;
+        if (!codec_parse_xy(t, &x, &y) || !board_on(b, x, y))
+            return -1;
+        seq[n++] = board_move_at(b, x, y);
+    }
+    return n;
+}
+
 static void quiet_positions(Pos *p, int size, Rule rule, char *moves, float black_result, bool loose,
                             QuietFn fn, void *ctx) {
     pos_init(p, size, size, rule);
     Move seq[BOARD_MAX_MOVES];
-    int n = 0;
-    for (char *t; (t = next_field(&moves, ";")) != NULL && n < BOARD_MAX_MOVES;) {
-        int x, y;
-        if (!codec_parse_xy(t, &x, &y) || !board_on(&p->b, x, y))
-            return;
-        seq[n++] = board_move_at(&p->b, x, y);
-    }
+    int n = parse_moves(&p->b, moves, seq);
     for (int k = 0; k + 1 < n; k++) {
         if (p->b.cell[seq[k]] != EMPTY)
             return;
@@ -695,15 +702,12 @@ static int read_judged(TableSet *set, Pos *p, int size, Rule rule, double lambda
                 ev = strchr(col[2], '-') ? -mate : mate;
             }
             pos_init(p, size, size, rule);
-            char *moves = col[3];
-            bool ok = true;
-            for (char *t; ok && (t = next_field(&moves, ";")) != NULL;) {
-                int x, y;
-                ok = codec_parse_xy(t, &x, &y) && board_on(&p->b, x, y) &&
-                     p->b.cell[board_move_at(&p->b, x, y)] == EMPTY;
-                if (ok)
-                    pos_play(p, board_move_at(&p->b, x, y));
-            }
+            Move seq[BOARD_MAX_MOVES];
+            int n = parse_moves(&p->b, col[3], seq);
+            bool ok = n >= 0;
+            for (int k = 0; ok && k < n; k++)
+                if ((ok = p->b.cell[seq[k]] == EMPTY))
+                    pos_play(p, seq[k]);
             if (!ok || !is_quiet(p, true)) {
                 ++*skipped;
                 continue;
