@@ -642,14 +642,12 @@ static double table_error(const TableSet *set, const double *d, double k, int pa
 typedef struct {
     FILE *out;
     int game;
-    float black_result;
     long written;
 } QuietDump;
 
 static void dump_quiet(void *ctx, const Pos *p, float result) {
-    (void)result;
     QuietDump *q = ctx;
-    fprintf(q->out, "%d\t%g\t", q->game, q->black_result);
+    fprintf(q->out, "%d\t%g\t", q->game, p->b.side == BLACK ? result : 1 - result);
     for (int i = 0; i < p->b.ply; i++) {
         Move m = p->b.history[i];
         fprintf(q->out, "%s%d,%d", i ? ";" : "", board_x(&p->b, m), board_y(&p->b, m));
@@ -661,7 +659,6 @@ static void dump_quiet(void *ctx, const Pos *p, float result) {
 static void dump_game(void *ctx, char *moves, float black_result) {
     GameSink *g = ctx;
     QuietDump *q = g->set;
-    q->black_result = black_result;
     quiet_positions(g->p, g->size, g->rule, moves, black_result, true, dump_quiet, q);
     q->game++;
 }
@@ -922,7 +919,7 @@ int tool_tune(int argc, char **argv) {
             return argc > 4 ? 1 : 2;
         }
         static Pos p;
-        QuietDump q = {o, 0, 0, 0};
+        QuietDump q = {o, 0, 0};
         int repeats;
         GameSink sink = {&p, size, rule, &q, NULL};
         int games = read_games(argc - 4, argv + 4, true, &repeats, dump_game, &sink);

@@ -22,7 +22,8 @@ import subprocess
 import sys
 import time
 
-RULES = {"freestyle": 0, "standard": 1, "renju": 4}
+from balance import RULES  # the Gomocup rule numbers, beside this file
+
 EV = re.compile(r"MESSAGE depth \S+ ev ([-+]?M?[-+]?\d+)")
 
 
@@ -56,8 +57,8 @@ def judge(args):
             m = EV.match(line)
             if m:
                 ev = m.group(1)
-            elif line and not line.startswith(("MESSAGE", "DEBUG")):
-                return line, ev
+            elif line and not line.startswith(("MESSAGE", "DEBUG", "name=")):
+                return line, ev  # (name=: a late answer to settle's ABOUT)
 
     def settle():
         """Rapfi drops commands that come while it still counts itself
