@@ -27,77 +27,93 @@ from balance import RULES  # the Gomocup rule numbers, beside this file
 EV = re.compile(r"MESSAGE depth \S+ ev ([-+]?M?[-+]?\d+)")
 
 
-def judge(args):
-    a, lines, out_path, worker = args
-    p = subprocess.Popen([a.brain], cwd=a.dir, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    fd, pending = p.stdout.fileno(), [b""]
+class Brain:
+    """A brain behind a pipe: lines out, lines in with a timeout."""
 
-    def send(text):
-        p.stdin.write(text + "\n")
-        p.stdin.flush()
+    def __init__(self, argv, cwd=None, env=None, name="brain"):
+        self.p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                  bufsize=1)
+        self.fd, self.pending, self.name = self.p.stdout.fileno(), b"", name
 
-    def readline(timeout=None):
+    def send(self, text):
+        self.p.stdin.write(text + "\n")
+        self.p.stdin.flush()
+
+    def readline(self, timeout=None):
         """One line from the brain, or None after `timeout` seconds."""
-        while b"\n" not in pending[0]:
-            ready, _, _ = select.select([fd], [], [], timeout)
+        while b"\n" not in self.pending:
+            ready, _, _ = select.select([self.fd], [], [], timeout)
             if not ready:
                 return None
-            chunk = os.read(fd, 65536)
+            chunk = os.read(self.fd, 65536)
             if not chunk:
-                sys.exit(f"worker {worker}: the brain closed its output")
-            pending[0] += chunk
-        line, pending[0] = pending[0].split(b"\n", 1)
+                sys.exit(f"{self.name}: the brain closed its output")
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
         return line.decode(errors="replace").strip()
 
-    def reply():
+    def reply(self):
+        """The next answer line, and the last "ev" value printed before it."""
         ev = None
         while True:
-            line = readline()
+            line = self.readline()
             m = EV.match(line)
             if m:
                 ev = m.group(1)
             elif line and not line.startswith(("MESSAGE", "DEBUG", "name=")):
                 return line, ev  # (name=: a late answer to settle's ABOUT)
 
-    def settle():
+    def settle(self):
         """Rapfi drops commands that come while it still counts itself
         thinking, just after its move: ABOUT until it answers."""
         while True:
-            send("ABOUT")
-            line = readline(0.05)
+            self.send("ABOUT")
+            line = self.readline(0.05)
             while line is not None and not line.startswith("name="):
-                line = readline(0.05)
+                line = self.readline(0.05)
             if line is not None:
                 return
 
-    send(f"START {a.size}")
-    ok, _ = reply()
-    if ok != "OK":
-        sys.exit(f"worker {worker}: START answered {ok!r}")
-    for key, value in (("rule", RULES[a.rule]), ("max_memory", a.memory), ("timeout_turn", 60000),
-                       ("timeout_match", 0), ("time_left", 2147483647), ("max_depth", a.depth)):
-        send(f"INFO {key} {value}")
+    def board(self, cells):
+        """BOARD with the side to move owning the stones an even number of plies before it."""
+        self.send("BOARD")
+        n = len(cells)
+        for i, c in enumerate(cells):
+            self.send(f"{c},{1 if (n - i) % 2 == 0 else 2}")
+        self.send("DONE")
+
+    def start(self, size, infos):
+        self.send(f"START {size}")
+        ok, _ = self.reply()
+        if ok != "OK":
+            sys.exit(f"{self.name}: START answered {ok!r}")
+        for key, value in infos:
+            self.send(f"INFO {key} {value}")
+
+    def end(self):
+        self.send("END")
+        self.p.wait(timeout=10)
+
+
+def judge(args):
+    a, lines, out_path, worker = args
+    b = Brain([a.brain], cwd=a.dir, name=f"worker {worker}")
+    b.start(a.size, (("rule", RULES[a.rule]), ("max_memory", a.memory), ("timeout_turn", 60000),
+                     ("timeout_match", 0), ("time_left", 2147483647), ("max_depth", a.depth)))
     t0, done = time.time(), 0
     with open(out_path, "w") as out:
         for line in lines:
             game, result, moves = line.rstrip("\n").split("\t")
-            cells = moves.split(";")
-            send("BOARD")
-            # the side to move owns the stones played an even number of plies before the move
-            n = len(cells)
-            for i, c in enumerate(cells):
-                send(f"{c},{1 if (n - i) % 2 == 0 else 2}")
-            send("DONE")
-            _, ev = reply()
-            settle()
+            b.board(moves.split(";"))
+            _, ev = b.reply()
+            b.settle()
             out.write(f"{game}\t{result}\t{ev or ''}\t{moves}\n")
             done += 1
             if worker == 0 and done % 1000 == 0:
                 rate = done / (time.time() - t0)
                 print(f"worker 0: {done} of {len(lines)} ({rate:.1f}/s)", file=sys.stderr, flush=True)
-    send("END")
-    p.wait(timeout=10)
+    b.end()
     return out_path
 
 
