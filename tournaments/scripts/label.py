@@ -9,7 +9,7 @@
 # each on its own contiguous share of the games.
 #
 # usage: label.py BRAIN RULE SIZE QUIET.tsv OUT.tsv [--depth 8] [--jobs 2]
-#                 [--dir DIR] [--memory BYTES] [--limit N]
+#                 [--dir DIR] [--memory BYTES] [--limit N] [--clear]
 # example (Rapfi classical as the judge):
 #   ./pbrain-quinto tune freestyle 15 --quiet quiet.tsv games.tsv
 #   label.py /path/pbrain-rapfi freestyle 15 quiet.tsv judged.tsv --dir /path --depth 8
@@ -105,6 +105,8 @@ def judge(args):
     with open(out_path, "w") as out:
         for line in lines:
             game, result, moves = line.rstrip("\n").split("\t")
+            if a.clear:
+                b.send("YXHASHCLEAR")  # the value no longer depends on the positions before
             b.board(moves.split(";"))
             _, ev = b.reply()
             b.settle()
@@ -129,6 +131,8 @@ def main():
     ap.add_argument("--dir", default=None, help="working folder of the brain")
     ap.add_argument("--memory", type=int, default=128 * 1024 * 1024)
     ap.add_argument("--limit", type=int, default=0, help="judge only the first N positions")
+    ap.add_argument("--clear", action="store_true",
+                    help="clear the brain's hash before every position (YXHASHCLEAR)")
     a = ap.parse_args()
     with open(a.quiet) as f:
         lines = [line for line in f if line.count("\t") == 2]

@@ -5,7 +5,8 @@
 # side to move): those with |EV| <= --window and no mate are sampled, one per
 # game (or --per-game). Every brain chooses its move in each at --tc ms a move
 # (Gomocup BOARD), and the judge searches each position after the move to
-# --depth (label.py's judge). Winrate = 1 / (1 + exp(-value / --scale)), a mate
+# --depth (label.py's judge, its hash cleared first: the same position always
+# gets the same value). Winrate = 1 / (1 + exp(-value / --scale)), a mate
 # 0 or 1. A position's reference is the best of EV and every brain's move as
 # judged after it (so a shallow EV does not count as the brains' loss);
 # positions whose reference is a mate against the mover are left out. A move
@@ -133,7 +134,7 @@ def main():
         for k, (i, m) in enumerate(after_key):
             f.write(f"{k}\t0\t{';'.join(cells[i] + [m])}\n")
     jargs = argparse.Namespace(brain=a.judge, dir=a.judge_dir, size=a.size, rule=a.rule,
-                               memory=a.memory, depth=a.depth)
+                               memory=a.memory, depth=a.depth, clear=True)
     with open(quiet) as f:
         lines = f.readlines()
     shares = [lines[w * len(lines) // a.jobs:(w + 1) * len(lines) // a.jobs] for w in range(a.jobs)]
