@@ -29,6 +29,7 @@ import math
 import multiprocessing
 import os
 import random
+import re
 import shlex
 import sys
 import tempfile
@@ -54,7 +55,10 @@ def ask(job):
     for cells in positions:
         b.board(cells)
         move, _ = b.reply()
-        moves.append(move.replace(" ", ""))
+        move = move.replace(" ", "")
+        if not re.fullmatch(r"\d+,\d+", move) or move in cells:
+            sys.exit(f"{cmd}: answered {move!r} to a BOARD of {';'.join(cells)}")
+        moves.append(move)
         b.settle()
     b.end()
     return moves
