@@ -64,6 +64,11 @@ def ask(job):
     return moves
 
 
+def split(items, jobs):
+    """Contiguous shares, one for each job."""
+    return [items[w * len(items) // jobs:(w + 1) * len(items) // jobs] for w in range(jobs)]
+
+
 def winrate(ev, scale):
     if ev is None or ev == "":
         return None
@@ -102,7 +107,7 @@ def main():
             tc = int(tc)
         brains.append((name, cmd, tc))
 
-    # one close position per game
+    # close positions, --per-game from each game
     by_game = {}
     with open(a.judged) as f:
         for line in f:
@@ -123,28 +128,21 @@ def main():
     print(f"{len(sample)} positions from {len(by_game)} games, {a.tc} ms a move, judged at depth {a.depth}",
           flush=True)
 
-    shares = [cells[w * len(cells) // a.jobs:(w + 1) * len(cells) // a.jobs] for w in range(a.jobs)]
     chosen = {}
     for name, cmd, tc in brains:
         with multiprocessing.Pool(a.jobs) as pool:
-            parts = pool.map(ask, [(cmd, a.rule, a.size, tc, a.memory, s) for s in shares])
+            parts = pool.map(ask, [(cmd, a.rule, a.size, tc, a.memory, s) for s in split(cells, a.jobs)])
         chosen[name] = [m for part in parts for m in part]
 
     # judge every distinct position after a move once
     after_key = sorted({(i, chosen[n][i]) for n, _, _ in brains for i in range(len(cells))})
-    tmp = tempfile.mkdtemp(prefix="movequality-")
-    quiet = os.path.join(tmp, "after.tsv")
-    with open(quiet, "w") as f:
-        for k, (i, m) in enumerate(after_key):
-            f.write(f"{k}\t0\t{';'.join(cells[i] + [m])}\n")
+    lines = [f"{k}\t0\t{';'.join(cells[i] + [m])}\n" for k, (i, m) in enumerate(after_key)]
     jargs = argparse.Namespace(brain=a.judge, dir=a.judge_dir, size=a.size, rule=a.rule,
                                memory=a.memory, depth=a.depth, clear=True)
-    with open(quiet) as f:
-        lines = f.readlines()
-    shares = [lines[w * len(lines) // a.jobs:(w + 1) * len(lines) // a.jobs] for w in range(a.jobs)]
+    tmp = tempfile.mkdtemp(prefix="movequality-")
     with multiprocessing.Pool(a.jobs) as pool:
         paths = pool.map(label.judge, [(jargs, s, os.path.join(tmp, f"j{w}"), w)
-                                       for w, s in enumerate(shares)])
+                                       for w, s in enumerate(split(lines, a.jobs))])
     value = {}
     for path in paths:
         with open(path) as f:
@@ -152,7 +150,7 @@ def main():
                 k, _, ev, _ = line.rstrip("\n").split("\t")
                 wr = winrate(ev, a.scale)
                 value[after_key[int(k)]] = None if wr is None else 1.0 - wr
-    for path in paths + [quiet]:
+    for path in paths:
         os.remove(path)
     os.rmdir(tmp)
 
@@ -180,7 +178,7 @@ def main():
         blunders = sum(1 for x in ls if x > 0.25)
         mates = sum(1 for i in range(len(cells))
                     if loss[name][i] is not None and value[(i, chosen[name][i])] == 0.0)
-        print(f"{name:12s} mean loss {sum(ls) / len(ls):.4f}  blunders (> 0.25) {blunders}  "
+        print(f"{name:12s} mean loss {sum(ls) / max(1, len(ls)):.4f}  blunders (> 0.25) {blunders}  "
               f"mated {mates}  of {len(ls)}")
         if name == first:
             continue
