@@ -30,7 +30,7 @@ enum {
     ASPIRATION_FULL = 1000,       /* a window wider than this becomes the full one */
     LMR_MIN_DEPTH = 3,
     FUTILITY_MAX_DEPTH = 6,       /* child futility up to this depth */
-    FUTILITY_MARGIN = 220,        /* per depth */
+    FUTILITY_MARGIN = 300,        /* per depth */
     MOVECAP_BASE = 10,            /* quiet moves searched: base + per_depth * depth */
     MOVECAP_PER_DEPTH = 5,
     RANDOM_MARGIN = 12,           /* root moves within this of the best may be chosen */
