@@ -12,13 +12,9 @@
 #   balance.py /path/pbrain-rapfi freestyle 20 40 --dir /path --ms 2000 > balanced-f20.txt
 import argparse
 import random
-import select
-import re
-import subprocess
 import sys
-import time
 
-RULES = {"freestyle": 0, "standard": 1, "renju": 4}
+from gomocup import RULES, Brain  # beside this file
 
 
 def main():
@@ -38,40 +34,7 @@ def main():
     a = ap.parse_args()
     rng = random.Random(a.seed)
     name = a.brain.rsplit("/", 1)[-1]
-    p = subprocess.Popen([a.brain], cwd=a.dir, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         text=True, bufsize=1)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def reply():
-        """Lines up to the first that is not MESSAGE/DEBUG; returns (it, last ev)."""
-        ev = None
-        while True:
-            line = p.stdout.readline()
-            if not line:
-                sys.exit("the brain closed its output")
-            line = line.strip()
-            m = re.match(r"MESSAGE depth \S+ ev ([-+]?M?\d+)", line)
-            if m:
-                v = m.group(1)
-                ev = None if "M" in v else int(v)
-            elif not line.startswith(("MESSAGE", "DEBUG")):
-                return line, ev
-
-    def sync():
-        """Some brains (Rapfi) drop a command that arrives while they print
-        their move: ask ABOUT until it is answered before going on."""
-        for _ in range(20):
-            time.sleep(0.1)
-            send("ABOUT")
-            ready = select.select([p.stdout], [], [], 2.0)[0]
-            if ready:
-                line, _ = reply()
-                if "name" in line.lower():
-                    return
-        sys.exit("the brain does not answer ABOUT")
+    b = Brain([a.brain], cwd=a.dir, name=name)
 
     cx = cy = a.size // 2
     seen, kept, tries = set(), 0, 0
@@ -87,24 +50,12 @@ def main():
             continue
         seen.add(key)
         tries += 1
-        send(f"INFO rule {RULES[a.rule]}")
-        send(f"START {a.size}")
-        ok, _ = reply()
-        if ok != "OK":
-            sys.exit(f"START answered {ok}")
-        send(f"INFO max_memory {a.memory}")
-        send(f"INFO timeout_turn {a.ms}")
-        send("INFO timeout_match 0")
-        for kv in a.info:
-            k, v = kv.split("=", 1)
-            send(f"INFO {k} {v}")
-        send("BOARD")
-        # white (the side to move) is "own": field 1; black's stones field 2
-        for i, (x, y) in enumerate(cells):
-            send(f"{x},{y},{2 if i % 2 == 0 else 1}")
-        send("DONE")
-        move, ev = reply()
-        sync()
+        b.start(a.size, [("rule", RULES[a.rule]), ("max_memory", a.memory), ("timeout_turn", a.ms),
+                         ("timeout_match", 0)] + [kv.split("=", 1) for kv in a.info])
+        b.board([f"{x},{y}" for x, y in cells])  # white (the side to move) owns the second stone
+        move, ev = b.reply()
+        b.settle()
+        ev = None if ev is None or "M" in ev else int(ev)
         text = " ".join(f"{x},{y}" for x, y in cells)
         good = ev is not None and abs(ev) <= a.max_ev
         print(f"{text}: ev {ev} (white to move), move {move}{'  kept' if good else ''}",
@@ -113,8 +64,7 @@ def main():
             kept += 1
             print(f"{a.rule} {a.size} {text} | opening # balance.py {name} ev={ev} ms={a.ms}",
                   flush=True)
-    send("END")
-    p.wait(timeout=10)
+    b.end()
     if kept < a.count:
         sys.exit(f"only {kept} of {a.count} openings within {a.max_ev} after {tries} tries")
 

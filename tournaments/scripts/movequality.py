@@ -35,7 +35,7 @@ import sys
 import tempfile
 
 import label
-from balance import RULES
+from gomocup import RULES, Brain
 
 
 def ask(job):
@@ -48,7 +48,7 @@ def ask(job):
     while argv and "=" in argv[0]:
         k, v = argv.pop(0).split("=", 1)
         env[k] = v
-    b = label.Brain(argv, cwd=os.path.dirname(os.path.abspath(argv[0])), env=env, name=cmd)
+    b = Brain(argv, cwd=os.path.dirname(os.path.abspath(argv[0])), env=env, name=cmd)
     b.start(size, (("rule", RULES[rule]), ("max_memory", memory), ("timeout_turn", tc),
                    ("timeout_match", 0), ("time_left", 2147483647)))
     moves = []
