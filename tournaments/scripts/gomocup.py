@@ -52,14 +52,15 @@ class Brain:
 
     def settle(self):
         """Rapfi drops commands that come while it still counts itself
-        thinking, just after its move: ABOUT until it answers."""
-        while True:
+        thinking, just after its move: ABOUT until it answers (10 s at most)."""
+        for _ in range(200):
             self.send("ABOUT")
             line = self.readline(0.05)
             while line is not None and not line.startswith("name="):
                 line = self.readline(0.05)
             if line is not None:
                 return
+        sys.exit(f"{self.name}: the brain does not answer ABOUT")
 
     def board(self, cells):
         """BOARD with the side to move owning the stones an even number of plies before it."""
