@@ -41,11 +41,32 @@ void engine_free(Engine *e) {
 
 /* ---- memory ---- */
 
+/* The table a search at this pace can use: TT_KIB_PER_MS for every
+ * millisecond a move may take (the turn, or the match time's share of a move
+ * when that is less), at least TT_PACE_MIN_MIB, rounded up to a power of two;
+ * UINT64_MAX without a time limit. A table larger than the game fills costs
+ * only its warm-up: every fresh page is a fault, and the first moves of a game
+ * at 200 ms a move ran at a tenth of the speed while 300 MB of it came in. */
+static uint64_t pace_bytes(const SearchLimits *l) {
+    int64_t ms = l->turn_ms;
+    if (l->match_ms > 0 && (ms < 0 || l->match_ms / TIME_MOVES_BASE < ms))
+        ms = l->match_ms / TIME_MOVES_BASE;
+    if (ms < 0 || ms > (int64_t)1 << 40)
+        return UINT64_MAX;
+    uint64_t want = (uint64_t)ms * TT_KIB_PER_MS * 1024, bytes = (uint64_t)TT_PACE_MIN_MIB << 20;
+    while (bytes < want)
+        bytes *= 2;
+    return bytes;
+}
+
 /* The table's size for a search on `threads` threads: the memory limit less
  * what lies outside the table (code, stacks, per-thread state, pattern
- * tables) and a slack for the allocator, or the default; an explicit hash
- * size caps it. */
-static uint64_t table_bytes(uint64_t max_memory, uint64_t hash_kib, int threads) {
+ * tables) and a slack for the allocator, or the default, and no more than the
+ * pace of the game can use; an explicit hash size caps it instead of the
+ * pace. Whole buckets: the table keeps this size from one search to the
+ * next (a size between two bucket counts made every search allocate a new,
+ * empty table). */
+static uint64_t table_bytes(uint64_t max_memory, uint64_t hash_kib, int threads, const SearchLimits *l) {
     uint64_t bytes = (uint64_t)HASH_DEFAULT_MIB << 20;
     if (max_memory) {
         uint64_t reserve = ((uint64_t)MEMORY_RESERVE_MIB << 20) +
@@ -53,14 +74,20 @@ static uint64_t table_bytes(uint64_t max_memory, uint64_t hash_kib, int threads)
         bytes = max_memory > reserve + (1u << 20) ? max_memory - reserve : (1u << 20);
         bytes -= bytes / MEMORY_SLACK_DIV;
     }
-    if (hash_kib && hash_kib < bytes / 1024)
-        bytes = hash_kib * 1024;
-    return bytes;
+    if (hash_kib) {
+        if (hash_kib < bytes / 1024)
+            bytes = hash_kib * 1024;
+    } else {
+        uint64_t pace = pace_bytes(l);
+        if (pace < bytes)
+            bytes = pace;
+    }
+    return bytes - bytes % sizeof(TTBucket);
 }
 
 /* Resize the table for this search: only here, when no search thread runs. */
 static void size_table(Engine *e, int threads) {
-    uint64_t bytes = table_bytes(e->max_memory, e->hash_kib, threads);
+    uint64_t bytes = table_bytes(e->max_memory, e->hash_kib, threads, &e->limits);
     if (bytes > SIZE_MAX)
         bytes = SIZE_MAX;
     if (bytes != tt_bytes(&e->tt))
@@ -73,7 +100,7 @@ void engine_set_memory(Engine *e, uint64_t max_memory, uint64_t hash_kib) {
 }
 
 size_t engine_hash_bytes(const Engine *e) {
-    uint64_t b = table_bytes(e->max_memory, e->hash_kib, e->limits.threads > 0 ? e->limits.threads : 1);
+    uint64_t b = table_bytes(e->max_memory, e->hash_kib, e->limits.threads > 0 ? e->limits.threads : 1, &e->limits);
     return b > SIZE_MAX ? SIZE_MAX : (size_t)b;
 }
 

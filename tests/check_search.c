@@ -615,6 +615,59 @@ START_TEST(test_memory_during_search) {
 }
 END_TEST
 
+/* The table survives from one search to the next under a memory limit that
+ * is no whole number of buckets (it was freed and allocated anew before every
+ * move: nothing carried over, and every move paid the warm-up again), and its
+ * size follows the pace of the game unless a hash size is given. */
+START_TEST(test_table_kept_between_searches) {
+    Engine *e = engine_new();
+    Pos *p = busy_pos();
+    SearchLimits l;
+    search_limits_default(&l);
+    l.turn_ms = -1;
+    l.max_depth = 3;
+    engine_set_memory(e, (40u << 20) + 12345, 0);
+    for (int i = 0; i < 3; i++) {
+        engine_arm(e);
+        ck_assert(engine_think(e, p, &l, NULL, NULL, NULL) != MOVE_NONE);
+        ck_assert_msg(e->tt.generation == i + 1, "search %d saw generation %d: a new table", i,
+                      e->tt.generation);
+        ck_assert_uint_eq(tt_bytes(&e->tt), engine_hash_bytes(e));
+    }
+    ck_assert_uint_le(tt_bytes(&e->tt), 40u << 20);
+    ck_assert_uint_ge(tt_bytes(&e->tt), 20u << 20);
+    /* 200 ms a move: 25 600 KiB, rounded up to 32 MiB; 1 s: 128 MiB; no more than the memory allows */
+    engine_set_memory(e, 0, 0);
+    static const struct { int64_t turn, match; uint64_t mib; } pace[] = {
+        {200, 0, 32}, {1000, 0, 128}, {1000, 6000, 32}, {0, 0, 16}, {-1, 0, HASH_DEFAULT_MIB}};
+    for (size_t i = 0; i < sizeof pace / sizeof pace[0]; i++) {
+        l.turn_ms = pace[i].turn;
+        l.match_ms = pace[i].match;
+        l.max_depth = 1;
+        engine_arm(e);
+        engine_think(e, p, &l, NULL, NULL, NULL);
+        ck_assert_msg(tt_bytes(&e->tt) == pace[i].mib << 20, "turn %d ms: %zu bytes", (int)pace[i].turn,
+                      tt_bytes(&e->tt));
+    }
+    engine_set_memory(e, 100u << 20, 0);
+    l.turn_ms = 1000, l.match_ms = 0;
+    engine_arm(e);
+    engine_think(e, p, &l, NULL, NULL, NULL);
+    /* the memory limit (100 MiB less the reserve) is below the pace's 128 MiB */
+    ck_assert_uint_eq(tt_bytes(&e->tt), engine_hash_bytes(e));
+    ck_assert_uint_lt(tt_bytes(&e->tt), 100u << 20);
+    ck_assert_uint_gt(tt_bytes(&e->tt), 64u << 20);
+    /* an explicit hash size rules instead of the pace */
+    engine_set_memory(e, 0, 64u * 1024);
+    l.turn_ms = 100;
+    engine_arm(e);
+    engine_think(e, p, &l, NULL, NULL, NULL);
+    ck_assert_uint_eq(tt_bytes(&e->tt), 64u << 20);
+    free(p);
+    engine_free(e);
+}
+END_TEST
+
 /* The table: buckets on cache lines (2 MiB for large tables), every page
  * touched by the warm-up thread without losing what a search stored beside
  * it, and a table freed while it is still being touched. */
@@ -812,6 +865,7 @@ Suite *suite_search(void) {
     tcase_add_test(tc, test_history_bounds);
     tcase_add_test(tc, test_stop_before_think);
     tcase_add_test(tc, test_memory_during_search);
+    tcase_add_test(tc, test_table_kept_between_searches);
     tcase_add_test(tc, test_tt_pages);
     tcase_add_test(tc, test_renju_never_forbidden);
     tcase_add_test(tc, test_last_report_is_the_move);
