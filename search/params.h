@@ -29,9 +29,6 @@ enum {
     ASPIRATION_DELTA = 40,
     ASPIRATION_FULL = 1000,       /* a window wider than this becomes the full one */
     LMR_MIN_DEPTH = 3,
-    LMR_FROM_MOVE = 6,            /* quiet moves from this index on lose a ply */
-    LMR_DEEP_DEPTH = 6,           /* and from this depth, */
-    LMR_DEEP_MOVE = 12,           /* from this index on, one more */
     FUTILITY_MAX_DEPTH = 6,       /* child futility up to this depth */
     FUTILITY_MARGIN = 300,        /* per depth */
     MOVECAP_BASE = 10,            /* quiet moves searched: base + per_depth * depth */

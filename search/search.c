@@ -221,20 +221,16 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         if (i == 0) {
             v = -search(t, -beta, -alpha, new_depth, ply + 1, pv_node, false);
         } else {
-            /* Step 10. Late-move reductions, then PVS re-searches: from the
-             * seventh move one ply, from the thirteenth at depth 6 two; one
-             * less on the PV, one more at cut nodes */
+            /* Step 10. Late-move reductions, then PVS re-searches */
             int r = 0;
             if (depth >= LMR_MIN_DEPTH && i >= 2 && !forced && !tactical && !(t->off & FEAT_LMR)) {
-                r = (i >= LMR_FROM_MOVE) + (depth >= LMR_DEEP_DEPTH && i >= LMR_DEEP_MOVE);
+                r = 1 + (i >= 6) + (depth >= 6 && i >= 12);
                 if (pv_node)
                     r--;
                 if (cut_node)
                     r++;
                 if (r > new_depth - 1)
-                    r = new_depth - 1;
-                if (r < 0)
-                    r = 0;
+                    r = new_depth - 1 > 0 ? new_depth - 1 : 0;
             }
             v = -search(t, -alpha - 1, -alpha, new_depth - r, ply + 1, false, !cut_node);
             if (v > alpha && r > 0)
