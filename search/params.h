@@ -23,6 +23,7 @@ enum {
     QS_MAX_PLY = 20,              /* plies of fours in the quiescence */
     QS_FREE_PLY = 2,              /* quiescence plies before fours must be near the last own stone */
     QS_PLAIN_PLY = 6,             /* plies after which a four must also make a three or two */
+    QS_TT_DEPTH = -1,             /* the depth the quiescence stores its results at */
 
     /* ---- main search (search.c) ---- */
     ASPIRATION_FROM = 5,          /* depth where aspiration windows start */

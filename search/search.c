@@ -59,6 +59,32 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
     int s = p->b.side, o = opponent(s);
     if (board_full(p))
         return 0;
+    /* Step 1b. The transposition table: any bound that decides cuts, at every
+     * node type (Rapfi's VCF does the same). Quiescence entries have depth
+     * QS_TT_DEPTH, below every main-search depth, so they never cut a main
+     * node; the main search's entries serve here. After the first plies the
+     * fours tried depend on the path (near the last own stone, and later only
+     * those that build): those nodes use a key of the position mixed with that
+     * stone and the stage, so that no other path meets their values (one
+     * that did hid wins: tests/check_search.c) */
+    bool use_tt = !(t->off & (FEAT_TT | FEAT_QTT));
+    Move last_own = ply >= 2 ? t->stack[ply - 2].move : MOVE_NONE;
+    uint64_t key = p->b.key;
+    if (qply >= QS_FREE_PLY && last_own > MOVE_PASS) {
+        uint64_t z = zobrist_stone(s, last_own) + (qply < QS_PLAIN_PLY ? 0x9e3779b97f4a7c15u : 0x6a09e667f3bcc909u);
+        key ^= (z << 23 | z >> 41) * 0xff51afd7ed558ccdu;
+    }
+    int32_t orig_alpha = alpha;
+    TTHit hit;
+    if (use_tt && tt_probe(&t->eng->tt, key, &hit)) {
+        int32_t v = value_from_tt(hit.value, ply);
+        if (hit.depth >= QS_TT_DEPTH &&
+            (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && v >= beta) ||
+             (hit.bound == BOUND_UPPER && v <= alpha)))
+            return v;
+        if (hit.depth > QS_TT_DEPTH)
+            use_tt = false; /* a main-search entry: not to be replaced by ours */
+    }
     /* Step 2. The opponent's five: the block is forced, no stand pat */
     Move blk;
     if (five_threat(p, o, &blk) == FIVE_BLOCKABLE) {
@@ -76,7 +102,6 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
         alpha = best;
     /* Step 4. Our fours: near our last stone after the first plies, and
      * only fours that also build something after a few more */
-    Move last_own = ply >= 2 ? t->stack[ply - 2].move : MOVE_NONE;
     ScoredMove buf[GEN_FOURS_MAX];
     MovePicker mp;
     picker_init_fours(&mp, buf, GEN_FOURS_MAX, p, qply >= QS_FREE_PLY ? last_own : MOVE_NONE,
@@ -98,6 +123,10 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
             }
         }
     }
+    /* Step 5. Store what the fours gave (a stand pat alone is cheaper to redo) */
+    if (use_tt)
+        tt_store(&t->eng->tt, key, value_to_tt(best, ply), MOVE_NONE, QS_TT_DEPTH,
+                 best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER);
     return best;
 }
 

@@ -42,7 +42,8 @@ enum {
     FEAT_EXTENSION = 1 << 10,   /* +1 ply for the forced block of a five */
     FEAT_QUICKWIN5 = 1 << 11,   /* four-three / three-three wins in the quick check */
     FEAT_SINGULAR = 1 << 12,    /* singular extension of the TT move (and its multi-cut) */
-    FEAT_ALL = (1 << 13) - 1,
+    FEAT_QTT = 1 << 13,         /* the transposition table in the quiescence */
+    FEAT_ALL = (1 << 14) - 1,
 };
 
 typedef struct SearchLimits {

@@ -817,6 +817,48 @@ START_TEST(test_singular_keeps_wins) {
 }
 END_TEST
 
+/* The transposition table in the quiescence (a VCF at every leaf) loses no
+ * win: on VCF puzzles, with the root solvers off, a depth-4 search proves
+ * every win it proves without the table there, and with fewer nodes. */
+START_TEST(test_qsearch_tt_keeps_wins) {
+    Record *recs;
+    int n = testdata_load("puzzles/lfz084_has_vcf_15x15.txt", &recs);
+    ck_assert_int_ge(n, 40);
+    Engine *e = engine_new();
+    Pos *p = malloc(sizeof *p);
+    int won[2] = {0, 0};
+    uint64_t nodes[2] = {0, 0};
+    for (int i = 0; i < 40; i++) {
+        bool win[2];
+        for (int qtt = 0; qtt < 2; qtt++) {
+            pos_record(p, &recs[i]);
+            SearchLimits l;
+            search_limits_default(&l);
+            l.turn_ms = -1;
+            l.max_depth = 4;
+            l.randomize = false;
+            l.features_off = FEAT_ROOT_THREATS | (qtt ? 0 : FEAT_QTT);
+            int32_t score = 0;
+            SearchInfo info;
+            engine_clear_hash(e);
+            engine_arm(e);
+            Move m = engine_think(e, p, &l, note_score, &score, &info);
+            ck_assert(m != MOVE_NONE && p->b.cell[m] == EMPTY);
+            win[qtt] = value_is_mate(score) && score > 0;
+            won[qtt] += win[qtt];
+            nodes[qtt] += info.nodes;
+        }
+        ck_assert_msg(!win[0] || win[1], "puzzle %d: won without the quiescence table, not with it", i + 1);
+    }
+    ck_assert_msg(won[0] >= 30, "%d of 40 VCF puzzles won at depth 4", won[0]);
+    ck_assert_msg(nodes[1] < nodes[0], "nodes with the quiescence table %lu, without %lu",
+                  (unsigned long)nodes[1], (unsigned long)nodes[0]);
+    free(p);
+    free(recs);
+    engine_free(e);
+}
+END_TEST
+
 /* The last report names the move returned: also a random near-best move, and
  * a better move proven by an unfinished iteration (neither was reported). */
 START_TEST(test_last_report_is_the_move) {
@@ -870,6 +912,7 @@ Suite *suite_search(void) {
     tcase_add_test(tc, test_renju_never_forbidden);
     tcase_add_test(tc, test_last_report_is_the_move);
     tcase_add_test(tc, test_singular_keeps_wins);
+    tcase_add_test(tc, test_qsearch_tt_keeps_wins);
     suite_add_tcase(s, tc);
     return s;
 }
