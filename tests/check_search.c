@@ -768,6 +768,27 @@ static void note_report(void *ctx, const SearchInfo *in) {
 
 static void note_score(void *ctx, const SearchInfo *in) { *(int32_t *)ctx = in->score; }
 
+/* A fixed-depth search of a puzzle from a fresh table, root solvers and the
+ * features in off switched off: does it prove a win? Its nodes in *nodes. */
+static bool proves_win(Engine *e, Pos *p, const Record *r, int depth, uint32_t off, uint64_t *nodes) {
+    pos_record(p, r);
+    SearchLimits l;
+    search_limits_default(&l);
+    l.turn_ms = -1;
+    l.max_depth = depth;
+    l.randomize = false;
+    l.features_off = FEAT_ROOT_THREATS | off;
+    int32_t score = 0;
+    SearchInfo info;
+    engine_clear_hash(e);
+    engine_arm(e);
+    Move m = engine_think(e, p, &l, note_score, &score, &info);
+    ck_assert(m != MOVE_NONE && p->b.cell[m] == EMPTY);
+    if (nodes)
+        *nodes += info.nodes;
+    return value_is_mate(score) && score > 0;
+}
+
 /* The singular extension (its test search without the TT move, and the cut
  * when another move also beats beta) never hides a win: on VCT puzzles, with
  * the root solvers off, a depth-9 search proves every win it proves without
@@ -783,19 +804,7 @@ START_TEST(test_singular_keeps_wins) {
     for (int i = 0; i < 12; i++) {
         bool win[2];
         for (int se = 0; se < 2; se++) {
-            pos_record(p, &recs[i]);
-            SearchLimits l;
-            search_limits_default(&l);
-            l.turn_ms = -1;
-            l.max_depth = 9;
-            l.randomize = false;
-            l.features_off = FEAT_ROOT_THREATS | (se ? 0 : FEAT_SINGULAR);
-            int32_t score = 0;
-            engine_clear_hash(e);
-            engine_arm(e);
-            Move m = engine_think(e, p, &l, note_score, &score, NULL);
-            ck_assert(m != MOVE_NONE && p->b.cell[m] == EMPTY);
-            win[se] = value_is_mate(score) && score > 0;
+            win[se] = proves_win(e, p, &recs[i], 9, se ? 0 : FEAT_SINGULAR, NULL);
             won[se] += win[se];
             if (se) {
                 tests += e->threads[0]->singular_tests;
@@ -831,22 +840,8 @@ START_TEST(test_qsearch_tt_keeps_wins) {
     for (int i = 0; i < 40; i++) {
         bool win[2];
         for (int qtt = 0; qtt < 2; qtt++) {
-            pos_record(p, &recs[i]);
-            SearchLimits l;
-            search_limits_default(&l);
-            l.turn_ms = -1;
-            l.max_depth = 4;
-            l.randomize = false;
-            l.features_off = FEAT_ROOT_THREATS | (qtt ? 0 : FEAT_QTT);
-            int32_t score = 0;
-            SearchInfo info;
-            engine_clear_hash(e);
-            engine_arm(e);
-            Move m = engine_think(e, p, &l, note_score, &score, &info);
-            ck_assert(m != MOVE_NONE && p->b.cell[m] == EMPTY);
-            win[qtt] = value_is_mate(score) && score > 0;
+            win[qtt] = proves_win(e, p, &recs[i], 4, qtt ? 0 : FEAT_QTT, &nodes[qtt]);
             won[qtt] += win[qtt];
-            nodes[qtt] += info.nodes;
         }
         ck_assert_msg(!win[0] || win[1], "puzzle %d: won without the quiescence table, not with it", i + 1);
     }
