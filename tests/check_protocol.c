@@ -1236,8 +1236,8 @@ Suite *suite_protocol(void) {
     /* SIGSTOP and SIGCONT sent to the brain's process: native only. Under
      * wine they race with wineserver's own signals and ptrace use on the
      * process; one CI run (fresh wine prefix) got no reply for 10 s after
-     * them, while repeated local runs, also under load, passed. A Windows judge suspends the
-     * brain through the Win32 API, not with these signals */
+     * them, while repeated local runs, also under load, passed. A Windows
+     * judge suspends the brain through the Win32 API, not with these signals */
     TCase *tsig = tcase_create("signals");
     tcase_set_timeout(tsig, 120);
     tcase_set_tags(tsig, "native");
