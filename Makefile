@@ -169,7 +169,7 @@ pbrain-quinto64.exe: $(WIN_SRC) $(wildcard */*.h)
 test-windows: pbrain-quinto64.exe all $(BUILD)/quinto-tests $(BUILD)/fakebrain
 	@command -v $(WINE) >/dev/null || { echo "make test-windows needs wine: apt-get install -y wine64"; exit 1; }
 	WINEDEBUG=-all $(WINE) $(abspath pbrain-quinto64.exe) about
-	CK_RUN_SUITE=protocol CK_EXCLUDE_TAGS=native WINEDEBUG=-all QUINTO_TESTDATA=$(TESTDATA) QUINTO_OPENINGS=$(OPENINGS) \
+	CK_RUN_SUITE=protocol CK_EXCLUDE_TAGS=native WINEDEBUG=-all QUINTO_TEST_SLACK=3 QUINTO_TESTDATA=$(TESTDATA) QUINTO_OPENINGS=$(OPENINGS) \
 	  QUINTO_BRAIN="$(WINE) $(abspath pbrain-quinto64.exe)" ./$(BUILD)/quinto-tests
 	WINEDEBUG=-all ./quinto-manager match -engine cmd="$(WINE) $(abspath pbrain-quinto64.exe)" name=Quinto-exe \
 	  -engine cmd=$(abspath pbrain-quinto) name=Quinto-linux -rule freestyle -size 15 -tc 500/30000 \

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,40 @@
 #include "../eval/pattern.h"
 #include "../tournaments/process.h"
 #include "testutil.h"
+
+/* The last line the test sent, named when a reply does not come. */
+static char last_sent[160];
+
+static bool send_line(Child *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool send_line(Child *c, const char *fmt, ...) {
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *buf = malloc(len > 0 ? (size_t)len + 1 : 1);
+    ck_assert(buf != NULL);
+    vsnprintf(buf, (size_t)len + 1, fmt, ap2);
+    va_end(ap2);
+    size_t n = strcspn(buf, "\n"); /* its first line is enough to name it */
+    n = n < sizeof last_sent - 1 ? n : sizeof last_sent - 1;
+    memcpy(last_sent, buf, n);
+    last_sent[n] = 0;
+    bool ok = child_send(c, "%s", buf);
+    free(buf);
+    return ok;
+}
+#define child_send send_line
+
+/* Waits scale by QUINTO_TEST_SLACK (1..10): make test-windows sets it, as a
+ * brain under wine starts and answers more slowly on a loaded machine. The
+ * waits only bound a reply that must come; they measure nothing. */
+static int wait_ms(int ms) {
+    const char *e = getenv("QUINTO_TEST_SLACK");
+    int f = e ? atoi(e) : 1;
+    f = f < 1 ? 1 : f > 10 ? 10 : f;
+    return ms * f;
+}
 
 static const char *brain_path(void) {
     const char *p = getenv("QUINTO_BRAIN");
@@ -32,11 +67,13 @@ static Child *brain(void) {
 /* Next line that is not MESSAGE/DEBUG, within timeout_ms. */
 static const char *reply(Child *c, int timeout_ms) {
     char err[128];
+    timeout_ms = wait_ms(timeout_ms);
     long long end = now_ms() + timeout_ms;
     for (;;) {
         long long left = end - now_ms();
         int r = child_read(c, left > 0 ? (int)left : 0, err, sizeof err);
-        ck_assert_msg(r == LR_LINE, "no reply within %d ms (%d %s)", timeout_ms, r, err);
+        ck_assert_msg(r == LR_LINE, "no reply within %d ms after '%s' (%d %s)", timeout_ms,
+                      last_sent, r, err);
         const char *l = child_line(c);
         if (strncmp(l, "MESSAGE", 7) && strncmp(l, "DEBUG", 5))
             return l;
@@ -71,7 +108,7 @@ static void no_output(Child *c, int ms) {
 
 static void finish(Child *c) {
     child_send(c, "END");
-    child_stop(c, 2000);
+    child_stop(c, wait_ms(2000));
     ck_assert(WIFEXITED(c->exit_status));
     ck_assert_int_eq(WEXITSTATUS(c->exit_status), 0);
     child_free(c);
@@ -244,7 +281,7 @@ static bool move_from(Child *c, const char *source, char *move, size_t size) {
     snprintf(want, sizeof want, " %s pv ", source);
     bool seen = false;
     for (;;) {
-        int r = child_read(c, 5000, err, sizeof err);
+        int r = child_read(c, wait_ms(5000), err, sizeof err);
         ck_assert_msg(r == LR_LINE, "no reply (%d %s)", r, err);
         const char *l = child_line(c);
         if (!strncmp(l, "MESSAGE", 7)) {
@@ -263,7 +300,7 @@ static void move_and_message(Child *c, char *move, size_t size, char *pv_first, 
     char err[128];
     pv_first[0] = 0;
     for (;;) {
-        int r = child_read(c, 10000, err, sizeof err);
+        int r = child_read(c, wait_ms(10000), err, sizeof err);
         ck_assert_msg(r == LR_LINE, "no reply (%d %s)", r, err);
         const char *l = child_line(c);
         if (!strncmp(l, "MESSAGE", 7)) {
@@ -703,7 +740,7 @@ START_TEST(test_stop_commands) {
     nanosleep(&ts, NULL);
     long long t0 = now_ms();
     child_send(c, "END");
-    while (!child_exited(c) && now_ms() - t0 < 10000) {
+    while (!child_exited(c) && now_ms() - t0 < wait_ms(10000)) {
         struct timespec s1 = {0, 1000000};
         nanosleep(&s1, NULL);
     }
@@ -716,7 +753,7 @@ START_TEST(test_stop_commands) {
     close(c->to_child);
     c->to_child = -1;
     t0 = now_ms();
-    while (!child_exited(c) && now_ms() - t0 < 3000) {
+    while (!child_exited(c) && now_ms() - t0 < wait_ms(3000)) {
         struct timespec s1 = {0, 1000000};
         nanosleep(&s1, NULL);
     }
