@@ -46,11 +46,6 @@ const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400,
  * black), 5 a direction pair (colour * 196 + a * 14 + b, a <= b: every code
  * holding patterns a and b in two directions takes it); added to the value the
  * weights above give. Each file's head says how it was made. */
-typedef struct {
-    int8_t kind;
-    int16_t index, value;
-} CodeCorrection;
-
 static const CodeCorrection FREESTYLE_TABLE[] = {
 #include "table-freestyle.inc"
     {-1, 0, 0},
@@ -74,6 +69,8 @@ static const CodeCorrection *const CORRECTIONS[RULE_COUNT] = {
 EvalWeights EVAL_WEIGHTS[RULE_COUNT];
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 int16_t threat_value[RULE_COUNT][THREAT_MASKS];
+
+const CodeCorrection *eval_corrections(Rule rule) { return CORRECTIONS[rule]; }
 
 static bool without_corrections;
 void weights_without_corrections(void) { without_corrections = true; }

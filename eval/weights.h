@@ -35,6 +35,18 @@ extern EvalWeights EVAL_WEIGHTS[RULE_COUNT];
  * masks)? Then it is no longer the linear model of eval_features alone. */
 bool eval_has_corrections(Rule rule);
 
+/* A fitted correction: {kind, index, value}, kind 0 a pattern code of either
+ * colour, 1 black's, 2 white's, 3 a threat mask, 4 a scalar weight (index
+ * 0..3 window[1..4], 4 tempo, 5 black), 5 a direction pair (colour * 196 +
+ * a * 14 + b, a <= b); added to the value the weights give. */
+typedef struct {
+    int8_t kind;
+    int16_t index, value;
+} CodeCorrection;
+
+/* The rule's built-in corrections, ended by kind -1 (NULL: none). */
+const CodeCorrection *eval_corrections(Rule rule);
+
 /* Build every rule's tables without the fitted corrections (the tuner fits
  * them anew from the weights alone). Call before anything uses a rule. */
 void weights_without_corrections(void);

@@ -434,11 +434,37 @@ static int read_judged(TableSet *set, Pos *p, int size, Rule rule, double lambda
     return games;
 }
 
-static int tool_tune_table(Rule rule, int size, const char *out_path, double l2, double lr,
-                           int iterations, double lambda, double scale, double mate, int nfiles,
-                           char **files, const char *cmdline) {
+/* The built-in corrections as the fit's parameters (tune --table --refine). */
+static void table_prior(Rule rule, bool per_colour, int pairs0, int dense0, double *prior) {
+    int ncodes = (per_colour ? 2 : 1) * PCODE_COUNT;
+    const CodeCorrection *c = eval_corrections(rule);
+    for (; c && c->kind >= 0; c++) {
+        int k = c->kind, i = c->index;
+        if (k <= 2 && i >= 0 && i < PCODE_COUNT) {
+            for (int col = 0; col < (per_colour ? 2 : 1); col++)
+                if (k == 0 || k == col + 1)
+                    prior[col * PCODE_COUNT + i] += c->value;
+        } else if (k == 3 && i >= 0 && i < THREAT_MASKS) {
+            prior[ncodes + i] += c->value;
+        } else if (k == 4 && i >= 0 && i < 6) {
+            prior[dense0 + i] += c->value;
+        } else if (k == 5 && i >= 0 && i < 3 * PCODE_PAIRS) {
+            int col = i / PCODE_PAIRS, q = i % PCODE_PAIRS;
+            for (int cc = 0; cc < (per_colour ? 2 : 1); cc++)
+                if (col == 0 || col == cc + 1)
+                    prior[pairs0 + cc * PCODE_PAIRS + q] += c->value;
+        }
+    }
+}
+
+static int tool_tune_table(Rule rule, int size, const char *out_path, bool refine, double l2,
+                           double lr, int iterations, double lambda, double scale, double mate,
+                           int nfiles, char **files, const char *cmdline) {
     static Pos p;
-    weights_without_corrections(); /* the fit starts from eval/weights.c's numbers alone */
+    /* the fit starts from eval/weights.c's numbers alone; --refine starts
+     * from the built-in corrections and pulls towards them instead of 0 */
+    if (!refine)
+        weights_without_corrections();
     code_pairs_init();
     TableSet set = {0};
     set.per_colour = rule == RULE_RENJU;
@@ -531,6 +557,17 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, double l2,
             }
         }
     }
+    if (refine) { /* the file holds the built-in corrections plus the fit's change */
+        double *prior = calloc((size_t)np, sizeof *prior);
+        if (!prior) {
+            fprintf(stderr, "tune: out of memory\n");
+            return 1;
+        }
+        table_prior(rule, set.per_colour, pairs0, dense0, prior);
+        for (int j = 0; j < np; j++)
+            best_d[j] += prior[j];
+        free(prior);
+    }
     FILE *o = fopen(out_path, "w");
     if (!o) {
         fprintf(stderr, "tune: cannot write %s\n", out_path);
@@ -596,8 +633,11 @@ int tool_tune(int argc, char **argv) {
         const char *out = argc > 3 ? argv[3] : NULL;
         double l2 = 1e-7, lr = 0.5, lambda = 0, scale = 200, mate = 0;
         int its = 600, a = 4;
+        bool refine = false;
         for (; a + 1 < argc; a += 2)
-            if (!strcmp(argv[a], "--l2"))
+            if (!strcmp(argv[a], "--refine"))
+                refine = true, a--; /* a flag: no value */
+            else if (!strcmp(argv[a], "--l2"))
                 l2 = atof(argv[a + 1]);
             else if (!strcmp(argv[a], "--judged"))
                 lambda = atof(argv[a + 1]);
@@ -612,7 +652,7 @@ int tool_tune(int argc, char **argv) {
             else
                 break;
         if (!out || a >= argc || its < 1 || lambda < 0 || lambda > 1 || scale <= 0 || mate < 0) {
-            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n"
+            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--refine] [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n"
                             "      RULE SIZE --table OUT.inc [...] --judged LAMBDA [--scale S] [--mate V] JUDGED.tsv...\n");
             return 2;
         }
@@ -622,7 +662,8 @@ int tool_tune(int argc, char **argv) {
             const char *base = strrchr(argv[i], '/'); /* file names without their folders */
             n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %s", i >= a && base ? base + 1 : argv[i]);
         }
-        return tool_tune_table(rule, size, out, l2, lr, its, lambda, scale, mate, argc - a, argv + a, cmd);
+        return tool_tune_table(rule, size, out, refine, l2, lr, its, lambda, scale, mate, argc - a, argv + a,
+                               cmd);
     }
     if (!strcmp(argv[2], "--quiet")) { /* RULE SIZE --quiet OUT.tsv RESULTS.tsv... */
         FILE *o = argc > 4 ? fopen(argv[3], "w") : NULL;
