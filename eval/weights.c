@@ -40,12 +40,10 @@ const int16_t PATTERN_SCORE[PAT_COUNT] = {0, 0, 1, 2, 3, 7, 8, 9, 10, 28, 30, 32
 /*                                none forbid F2 B3 F2x2 B3+ F3 F3+ F3x2 B4 B4+ B4F3 F4  F5 */
 const int16_t P4_SCORE[P4_COUNT] = {0, -40, 0, 0, 6, 8, 10, 20, 160, 4, 24, 400, 1200, 5000};
 
-/* Fitted corrections (pbrain-quinto tune RULE SIZE --table): {kind, index,
- * value}, kind 0: a pattern code of either colour, 1 black's, 2 white's, 3 a
- * threat mask, 4 a scalar weight (index 0..3: window[1..4], 4: tempo, 5:
- * black), 5 a direction pair (colour * 196 + a * 14 + b, a <= b: every code
- * holding patterns a and b in two directions takes it); added to the value the
- * weights above give. Each file's head says how it was made. */
+/* Fitted corrections (pbrain-quinto tune RULE SIZE --table; the kinds are
+ * CodeCorrection's, weights.h), added to the value the weights above give.
+ * A direction pair's value goes to every code holding its two patterns in
+ * two directions. Each file's head says how it was made. */
 static const CodeCorrection FREESTYLE_TABLE[] = {
 #include "table-freestyle.inc"
     {-1, 0, 0},
