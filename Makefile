@@ -101,13 +101,15 @@ test: check-deps
 	@$(MAKE) --no-print-directory run-tests CFLAGS="$(USER_CFLAGS)"
 
 run-tests: all $(BUILD)/quinto-tests $(BUILD)/fakebrain
-	QUINTO_TESTDATA=$(TESTDATA) QUINTO_OPENINGS=$(OPENINGS) QUINTO_BRAIN=$(abspath $(TOP)pbrain-quinto) \
+	$(TEST_ENV) QUINTO_TESTDATA=$(TESTDATA) QUINTO_OPENINGS=$(OPENINGS) QUINTO_BRAIN=$(abspath $(TOP)pbrain-quinto) \
 	  QUINTO_FAKE=$(abspath $(BUILD)/fakebrain) \
 	  QUINTO_MANAGER=$(abspath $(TOP)quinto-manager) QUINTO_TESTS=$(abspath tests) \
 	  ./$(BUILD)/quinto-tests
 
+# the sanitizers slow the brain several times: the tests' waits for a reply
+# (QUINTO_TEST_SLACK) and Check's time limits stretch to match
 sanitize:
-	$(MAKE) test SANITIZE=1 CFLAGS="$(USER_CFLAGS)"
+	$(MAKE) test SANITIZE=1 CFLAGS="$(USER_CFLAGS)" TEST_ENV="QUINTO_TEST_SLACK=3 CK_TIMEOUT_MULTIPLIER=3"
 
 debug:
 	$(MAKE) all DEBUG=1 CFLAGS="$(USER_CFLAGS)"

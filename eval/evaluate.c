@@ -76,8 +76,8 @@ void eval_explain(Pos *p, Move m, CellInfo *ci) {
         ci->p4[c] = ci->empty ? pos_p4(p, m, c + 1) : P4_NONE;
     }
     if (ci->empty) {
-        ci->attack = 2 * pcode_score[p->table[own]][p->c[m].pcode[own]];
-        ci->defence = pcode_score[p->table[opp]][p->c[m].pcode[opp]];
+        ci->attack = pcode_order[0][p->table[own]][p->c[m].pcode[own]];
+        ci->defence = pcode_order[1][p->table[opp]][p->c[m].pcode[opp]];
     } else {
         ci->attack = ci->defence = 0;
     }

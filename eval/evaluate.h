@@ -69,8 +69,7 @@ static inline int eval_threat_mask(const Pos *p) {
 
 static inline int eval_move_score(const Pos *p, Move m, int side) {
     int own = side - 1, opp = 2 - side;
-    return 2 * pcode_score[p->table[own]][p->c[m].pcode[own]] +
-           pcode_score[p->table[opp]][p->c[m].pcode[opp]];
+    return pcode_order[0][p->table[own]][p->c[m].pcode[own]] + pcode_order[1][p->table[opp]][p->c[m].pcode[opp]];
 }
 
 #endif

@@ -64,6 +64,20 @@ static const CodeCorrection *const CORRECTIONS[RULE_COUNT] = {
     [RULE_RENJU] = RENJU_TABLE,
 };
 
+/* Move-ordering corrections (pbrain-quinto tune RULE SIZE --ordering): the
+ * scores of the codes fitted to the moves a stronger brain chose. */
+static const CodeCorrection FREESTYLE_ORDER[] = {
+#include "order-freestyle.inc"
+    {-1, 0, 0},
+};
+
+static const CodeCorrection *const ORDER_CORRECTIONS[RULE_COUNT] = {
+    [RULE_FREESTYLE] = FREESTYLE_ORDER,
+    [RULE_STANDARD] = FREESTYLE_ORDER,
+};
+
+const CodeCorrection *order_corrections(Rule rule) { return ORDER_CORRECTIONS[rule]; }
+
 EvalWeights EVAL_WEIGHTS[RULE_COUNT];
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 int16_t threat_value[RULE_COUNT][THREAT_MASKS];
@@ -77,6 +91,7 @@ bool eval_has_corrections(Rule rule) {
     return !without_corrections && CORRECTIONS[rule] && CORRECTIONS[rule][0].kind >= 0;
 }
 int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
+int16_t pcode_order[2][RULE_COUNT * 2][PCODE_COUNT];
 int32_t window_value_lut[RULE_COUNT][256];
 
 static void build(Rule rule) {
@@ -114,6 +129,14 @@ static void build(Rule rule) {
                 e = 0, s = 0;
             pcode_eval[t][pc] = (int16_t)e;
             pcode_score[t][pc] = (int16_t)s;
+            pcode_order[0][t][pc] = (int16_t)(2 * s);
+            pcode_order[1][t][pc] = (int16_t)s;
+        }
+        for (const CodeCorrection *c = without_corrections ? NULL : ORDER_CORRECTIONS[rule]; c && c->kind >= 0; c++) {
+            int sel = c->index / PCODE_COUNT, pc = c->index % PCODE_COUNT;
+            if ((c->kind == 6 || c->kind == 7) && c->index >= 0 && (sel == 0 || sel == colour) && sel <= 2 &&
+                pattern4_of(t, pc) != P4_FORBID)
+                pcode_order[c->kind - 6][t][pc] = (int16_t)(pcode_order[c->kind - 6][t][pc] + c->value);
         }
         /* direction pairs (kind 5): every code adds its six pairs' values */
         int16_t pair[PCODE_PAIRS] = {0};

@@ -47,6 +47,12 @@ typedef struct {
 /* The rule's built-in corrections, ended by kind -1 (NULL: none). */
 const CodeCorrection *eval_corrections(Rule rule);
 
+/* Fitted corrections of the move-ordering scores (tune --ordering): kind 6
+ * the attack value of a code (the mover's own code at the cell), 7 the
+ * defence value (the opponent's code there); index colour * PCODE_COUNT +
+ * code (colour 0: both, 1 black, 2 white). Ended by kind -1 (NULL: none). */
+const CodeCorrection *order_corrections(Rule rule);
+
 /* Build every rule's tables without the fitted corrections (the tuner fits
  * them anew from the weights alone). Call before anything uses a rule. */
 void weights_without_corrections(void);
@@ -88,6 +94,9 @@ void pcode_pairs(int pcode, int out[6]);
 /* Derived per rule-and-colour table and pattern code. */
 extern int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
 extern int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
+/* The move-ordering values of a cell's codes: [0] the mover's own code
+ * (2 * pcode_score, corrected), [1] the opponent's (pcode_score, corrected). */
+extern int16_t pcode_order[2][RULE_COUNT * 2][PCODE_COUNT];
 
 /* Build a rule's pattern tables and derived tables (idempotent, thread-safe). */
 void weights_init(Rule rule);

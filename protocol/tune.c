@@ -88,6 +88,7 @@ static void quiet_positions(Pos *p, int size, Rule rule, char *moves, float blac
  * twice count once (FNV-1a of the move list) when `unique`. Returns the
  * number of games, -1 when a file cannot be read; *repeats counts the
  * skipped ones. */
+static const char *game_black, *game_white; /* the names of the game read_games hands on */
 static int read_games(int nfiles, char **files, bool unique, int *repeats,
                       void (*fn)(void *ctx, char *moves, float black_result), void *ctx) {
     static char line[1 << 16];
@@ -128,6 +129,7 @@ static int read_games(int nfiles, char **files, bool unique, int *repeats,
                 if (games < (int)(hcap / 2))
                     hashes[slot] = h;
             }
+            game_black = col[2], game_white = col[3];
             fn(ctx, col[7], res);
             games++;
         }
@@ -434,6 +436,133 @@ static int read_judged(TableSet *set, Pos *p, int size, Rule rule, double lambda
     return games;
 }
 
+/* ---- tune --table --policy NAME: the table fitted to a teacher's moves ----
+ * For every loose-quiet position of the games (from the 9th stone) where the
+ * brain named NAME was to move, each candidate move (an empty cell within two
+ * of a stone, not a renju black forbidden point) is played and the position
+ * after it added as a sample of the table model. The model's probability of a
+ * move is the softmax over the candidates of minus that position's value / T
+ * (T the temperature that fits the current table best); the fit lowers the
+ * cross-entropy of the teacher's moves. Every tenth game is held out. */
+typedef struct {
+    uint32_t first; /* the first candidate's sample */
+    uint16_t n, target;
+    bool held;
+} PolicyGroup;
+
+typedef struct {
+    TableSet *set;
+    PolicyGroup *g;
+    size_t ng, gcap;
+    Pos *p;
+    int size;
+    Rule rule;
+    const char *teacher;
+} PolicySink;
+
+static bool near_stone(const Board *b, int x, int y) {
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++)
+            if (board_on(b, x + dx, y + dy) && b->cell[board_move_at(b, x + dx, y + dy)] != EMPTY)
+                return true;
+    return false;
+}
+
+static void policy_add_position(PolicySink *ps, Move played, bool held) {
+    Pos *p = ps->p;
+    TableSet *set = ps->set;
+    Move cand[BOARD_MAX_CELLS];
+    int nc = 0, target = -1, me = p->b.side == BLACK ? 0 : 1;
+    for (int y = 0; y < p->b.height; y++)
+        for (int x = 0; x < p->b.width; x++) {
+            Move m = board_move_at(&p->b, x, y);
+            if (p->b.cell[m] != EMPTY || !near_stone(&p->b, x, y) || p->c[m].p4[me] == P4_FORBID)
+                continue;
+            if (m == played)
+                target = nc;
+            cand[nc++] = m;
+        }
+    if (target < 0 || nc < 2 || nc > 65535)
+        return;
+    if (ps->ng == ps->gcap) {
+        size_t cap = ps->gcap ? 2 * ps->gcap : 4096;
+        PolicyGroup *ng = realloc(ps->g, cap * sizeof *ng);
+        if (!ng)
+            return;
+        ps->g = ng, ps->gcap = cap;
+    }
+    size_t first = set->n;
+    set->holding = held;
+    for (int i = 0; i < nc; i++) {
+        pos_play(p, cand[i]);
+        table_add_position(set, p, 0);
+        pos_undo(p);
+    }
+    if (set->n - first != (size_t)nc) { /* out of memory: the group is dropped */
+        set->n = first;
+        return;
+    }
+    ps->g[ps->ng++] = (PolicyGroup){(uint32_t)first, (uint16_t)nc, (uint16_t)target, held};
+}
+
+static void policy_add_game(void *ctx, char *moves, float black_result) {
+    (void)black_result;
+    PolicySink *ps = ctx;
+    bool tb = !strcmp(game_black, ps->teacher), tw = !strcmp(game_white, ps->teacher);
+    if (!tb && !tw)
+        return;
+    bool held = ps->set->games++ % 10 == 0;
+    Pos *p = ps->p;
+    pos_init(p, ps->size, ps->size, ps->rule);
+    Move seq[BOARD_MAX_MOVES];
+    int n = parse_moves(&p->b, moves, seq);
+    for (int k = 0; k < n; k++) {
+        if (p->b.cell[seq[k]] != EMPTY)
+            return;
+        if (k >= 8 && (p->b.side == BLACK ? tb : tw) && is_quiet(p, true))
+            policy_add_position(ps, seq[k], held);
+        pos_play(p, seq[k]);
+    }
+}
+
+/* The teacher's moves' mean cross-entropy under temperature t (part 1 the
+ * training games, 2 the held-out ones, 0 all) and, in *top1, the share the
+ * model ranks first. With g: adds the cross-entropy's gradient (part 1). */
+static double policy_loss(const PolicySink *ps, const double *d, double t, int part, double *top1, double *g) {
+    const TableSet *set = ps->set;
+    static double v[65536];
+    double loss = 0;
+    size_t n = 0, first = 0;
+    for (size_t i = 0; i < ps->ng; i++) {
+        const PolicyGroup *q = &ps->g[i];
+        if ((part == 1 && q->held) || (part == 2 && !q->held))
+            continue;
+        double best = -1e300, z = 0;
+        for (int j = 0; j < q->n; j++) {
+            v[j] = -table_value(set, &set->s[q->first + j], d) / t;
+            best = v[j] > best ? v[j] : best;
+        }
+        for (int j = 0; j < q->n; j++)
+            z += exp(v[j] - best);
+        loss += log(z) - (v[q->target] - best), n++;
+        first += v[q->target] >= best;
+        if (!g)
+            continue;
+        for (int j = 0; j < q->n; j++) { /* dLoss/dValue = -(p - y) / t */
+            double c = -(exp(v[j] - best) / z - (j == q->target)) / t;
+            const TableSample *s = &set->s[q->first + j];
+            const TableEntry *e = set->e + s->first;
+            for (int k = 0; k < s->count; k++)
+                g[e[k].idx] += c * e[k].v;
+            for (int k = 0; k < 6; k++)
+                g[table_dense0 + k] += c * s->dense[k];
+        }
+    }
+    if (top1)
+        *top1 = n ? (double)first / (double)n : 0;
+    return n ? loss / (double)n : 0;
+}
+
 /* The built-in corrections as the fit's parameters (tune --table --refine). */
 static void table_prior(Rule rule, bool per_colour, int pairs0, int dense0, double *prior) {
     int ncodes = (per_colour ? 2 : 1) * PCODE_COUNT;
@@ -459,7 +588,7 @@ static void table_prior(Rule rule, bool per_colour, int pairs0, int dense0, doub
 
 static int tool_tune_table(Rule rule, int size, const char *out_path, bool refine, double l2,
                            double lr, int iterations, double lambda, double scale, double mate,
-                           int nfiles, char **files, const char *cmdline) {
+                           const char *teacher, int nfiles, char **files, const char *cmdline) {
     static Pos p;
     /* the fit starts from eval/weights.c's numbers alone; --refine starts
      * from the built-in corrections and pulls towards them instead of 0 */
@@ -469,7 +598,11 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
     TableSet set = {0};
     set.per_colour = rule == RULE_RENJU;
     int repeats = 0, games;
-    if (lambda > 0) { /* judged positions */
+    PolicySink policy = {&set, NULL, 0, 0, &p, size, rule, teacher};
+    if (teacher) { /* a teacher's moves */
+        games = read_games(nfiles, files, true, &repeats, policy_add_game, &policy);
+        games = games < 0 ? games : set.games;
+    } else if (lambda > 0) { /* judged positions */
         long skipped;
         games = read_judged(&set, &p, size, rule, lambda, scale, mate, nfiles, files, &skipped);
         if (skipped)
@@ -482,9 +615,9 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
         return 1;
     if (repeats)
         printf("%d repeated games skipped\n", repeats);
-    if (set.n < 500) {
-        fprintf(stderr, "tune: %zu positions from %d games: too few\n", set.n, games);
-        free(set.s), free(set.e);
+    if (set.n < 500 || (teacher && policy.ng < 100)) {
+        fprintf(stderr, "tune: %zu positions from %d games: too few\n", teacher ? policy.ng : set.n, games);
+        free(set.s), free(set.e), free(policy.g);
         return 1;
     }
     int ncodes = (set.per_colour ? 2 : 1) * PCODE_COUNT, pairs0 = ncodes + THREAT_MASKS;
@@ -506,23 +639,35 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
     for (int j = 0; j < pairs0; j++)
         if (seen[j])
             j < ncodes ? occurring++ : masks++;
-    double k = 50, best = 1e9;
-    for (double c = 50; c < 5000; c *= 1.05) { /* the scale that fits the current weights */
-        double e = table_error(&set, d, c, 0);
+    double k = 50, best = 1e9, top1 = 0, held_top1 = 0;
+    for (double c = teacher ? 5 : 50; c < 5000; c *= 1.05) { /* the scale that fits the current weights */
+        double e = teacher ? policy_loss(&policy, d, c, 0, NULL, NULL) : table_error(&set, d, c, 0);
         if (e < best)
             best = e, k = c;
     }
-    double start_held = table_error(&set, d, k, 2), best_held = start_held;
+    double start_held = teacher ? policy_loss(&policy, d, k, 2, &top1, NULL) : table_error(&set, d, k, 2);
+    double best_held = start_held;
     int best_it = 0;
-    printf("%zu quiet positions from %d games, %d codes and %d threat masks occur; scale %.0f; error "
-           "%.5f (held out %.5f)\n",
-           set.n, games, occurring, masks, k, best, start_held);
+    if (teacher)
+        printf("%zu positions where %s moved (%zu after candidate moves) from %d games, %d codes and %d threat "
+               "masks occur; temperature %.0f; cross-entropy %.4f (held out %.4f, teacher's move first in %.1f%%)\n",
+               policy.ng, teacher, set.n, games, occurring, masks, k, best, start_held, 100 * top1);
+    else
+        printf("%zu quiet positions from %d games, %d codes and %d threat masks occur; scale %.0f; error "
+               "%.5f (held out %.5f)\n",
+               set.n, games, occurring, masks, k, best, start_held);
+    held_top1 = top1;
     size_t ntrain = 0;
     for (size_t i = 0; i < set.n; i++)
         ntrain += !set.s[i].held;
+    size_t ntrain_groups = 0;
+    for (size_t i = 0; i < policy.ng; i++)
+        ntrain_groups += !policy.g[i].held;
     for (int it = 1; it <= iterations; it++) {
         memset(g, 0, sizeof(double) * (size_t)np);
-        for (size_t i = 0; i < set.n; i++) {
+        if (teacher) /* the cross-entropy's gradient, scaled like the squared error's */
+            policy_loss(&policy, d, k, 1, NULL, g);
+        for (size_t i = 0; i < set.n && !teacher; i++) {
             if (set.s[i].held)
                 continue;
             const TableSample *t = &set.s[i];
@@ -539,22 +684,24 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
                 continue;
             /* single codes and masks are pulled to 0 by l2; the pairs and the
              * scalar weights, each seen in most positions, fit freely */
-            double gj = g[j] / (double)ntrain + (j < pairs0 ? 2 * l2 * d[j] : 0);
+            double gj = g[j] / (double)(teacher ? ntrain_groups : ntrain) + (j < pairs0 ? 2 * l2 * d[j] : 0);
             m1[j] = 0.9 * m1[j] + 0.1 * gj;
             m2[j] = 0.999 * m2[j] + 0.001 * gj * gj;
             double mh = m1[j] / (1 - pow(0.9, it)), vh = m2[j] / (1 - pow(0.999, it));
             d[j] -= lr * mh / (sqrt(vh) + 1e-8);
         }
         if (it % 25 == 0 || it == iterations) {
-            double h = table_error(&set, d, k, 2);
+            double t1 = 0, h = teacher ? policy_loss(&policy, d, k, 2, &t1, NULL) : table_error(&set, d, k, 2);
             if (h < best_held) {
-                best_held = h, best_it = it;
+                best_held = h, best_it = it, held_top1 = t1;
                 memcpy(best_d, d, sizeof(double) * (size_t)np);
             }
-            if (it % 25 == 0 || it == iterations) {
+            if (teacher)
+                printf("iteration %d: cross-entropy %.4f (held out %.4f, teacher's move first in %.1f%%)\n", it,
+                       policy_loss(&policy, d, k, 1, NULL, NULL), h, 100 * t1);
+            else
                 printf("iteration %d: error %.5f (held out %.5f)\n", it, table_error(&set, d, k, 1), h);
-                fflush(stdout);
-            }
+            fflush(stdout);
         }
     }
     if (refine) { /* the file holds the built-in corrections plus the fit's change */
@@ -578,11 +725,13 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
                " * code of either colour, 1 black's, 2 white's, 3 a threat mask, 4 a scalar weight,\n"
                " * 5 a direction pair (colour * 196 + a * 14 + b, patterns a <= b; colour 0: both).\n"
                " * Made by: %s\n"
-               " * %zu quiet positions from %d games; %d codes, %d masks occur; scale %.0f; held-out error\n"
+               " * %zu %s from %d games; %d codes, %d masks occur; %s %.0f; held-out %s\n"
                " * %.5f -> %.5f (iteration %d of %d, L2 %g, step %g); a code's value adds its\n"
                " * six direction pairs' corrections to its own. */\n",
-            rule_name(rule), cmdline, set.n, games, occurring, masks, k, start_held, best_held, best_it,
-            iterations, l2, lr);
+            rule_name(rule), cmdline, teacher ? policy.ng : set.n,
+            teacher ? "positions with the teacher's move" : "quiet positions", games, occurring, masks,
+            teacher ? "temperature" : "scale", k, teacher ? "cross-entropy" : "error", start_held, best_held,
+            best_it, iterations, l2, lr);
     /* a code's own correction is what its rounded pairs leave over, so that
      * the file's values add up to the fit */
     for (int j = 0; j < pairs0; j++) {
@@ -615,10 +764,256 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
             fprintf(o, "{4, %d, %ld},\n", j, r), written++;
     }
     fclose(o);
-    printf("held-out error %.5f -> %.5f at iteration %d; %d corrections written to %s\n", start_held,
-           best_held, best_it, written, out_path);
-    free(d), free(best_d), free(g), free(m1), free(m2), free(seen), free(set.s), free(set.e);
+    printf("held-out %s %.5f -> %.5f at iteration %d; %d corrections written to %s\n",
+           teacher ? "cross-entropy" : "error", start_held, best_held, best_it, written, out_path);
+    if (teacher)
+        printf("held out: the teacher's move ranked first in %.1f%% of positions, was %.1f%%\n", 100 * held_top1,
+               100 * top1);
+    free(d), free(best_d), free(g), free(m1), free(m2), free(seen), free(set.s), free(set.e), free(policy.g);
     return 0;
+}
+
+/* ---- tune --ordering: the move-ordering scores fitted to a teacher's moves ----
+ * A quiet move's order score is attack[own code] + defence[opponent's code]
+ * at its cell (eval_move_score). For every quiet position of the games (from
+ * the 9th stone; the opponent holds no five or open-four point) where the
+ * brain named NAME was to move, the candidates are the legal cells of the
+ * engine's candidate area; the model's probability of a move is the softmax
+ * of its score / T, and the fit lowers the cross-entropy of the teacher's
+ * moves, each score's change pulled to 0 by L2. Every tenth game is held
+ * out. Writes order-RULE.inc's corrections (kinds 6 and 7). */
+typedef struct {
+    uint16_t *a, *d; /* per candidate: parameter indices of its attack and defence values */
+    uint32_t *first; /* per position: its first candidate; first[n] the end */
+    uint16_t *target;
+    bool *held;
+    size_t n, cap, nc, ccap;
+    Pos *p;
+    int size, games;
+    Rule rule;
+    bool per_colour;
+    const char *teacher;
+} OrderSet;
+
+static bool order_grow(OrderSet *o, size_t need) {
+    if (o->nc + need > o->ccap) {
+        size_t cap = o->ccap ? o->ccap : 1 << 20;
+        while (cap < o->nc + need)
+            cap *= 2;
+        uint16_t *a = realloc(o->a, cap * sizeof *a);
+        if (a)
+            o->a = a;
+        uint16_t *d = realloc(o->d, cap * sizeof *d);
+        if (d)
+            o->d = d;
+        if (!a || !d)
+            return false;
+        o->ccap = cap;
+    }
+    if (o->n + 2 > o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 65536;
+        uint32_t *f = realloc(o->first, cap * sizeof *f);
+        if (f)
+            o->first = f;
+        uint16_t *t = realloc(o->target, cap * sizeof *t);
+        if (t)
+            o->target = t;
+        bool *h = realloc(o->held, cap * sizeof *h);
+        if (h)
+            o->held = h;
+        if (!f || !t || !h)
+            return false;
+        o->cap = cap;
+    }
+    return true;
+}
+
+static void order_add_position(OrderSet *o, Move played, bool held) {
+    Pos *p = o->p;
+    Board *b = &p->b;
+    int s = b->side, me = s - 1, op = 2 - s, target = -1;
+    if (!order_grow(o, (size_t)b->cand_count))
+        return;
+    size_t at = o->nc;
+    for (int i = 0; i < b->cand_count; i++) {
+        Move m = b->cand[i];
+        if (p->c[m].p4[me] == P4_FORBID && rule_is_forbidden(b, m, p->rule))
+            continue;
+        if (m == played)
+            target = (int)(o->nc - at);
+        o->a[o->nc] = (uint16_t)((o->per_colour ? me * PCODE_COUNT : 0) + p->c[m].pcode[me]);
+        o->d[o->nc++] = (uint16_t)((o->per_colour ? op * PCODE_COUNT : 0) + p->c[m].pcode[op]);
+    }
+    if (target < 0 || o->nc - at < 2 || o->nc - at > 65535) {
+        o->nc = at;
+        return;
+    }
+    o->first[o->n] = (uint32_t)at;
+    o->target[o->n] = (uint16_t)target;
+    o->held[o->n++] = held;
+    o->first[o->n] = (uint32_t)o->nc;
+}
+
+static void order_add_game(void *ctx, char *moves, float black_result) {
+    (void)black_result;
+    OrderSet *o = ctx;
+    bool tb = !strcmp(game_black, o->teacher), tw = !strcmp(game_white, o->teacher);
+    if (!tb && !tw)
+        return;
+    bool held = o->games++ % 10 == 0;
+    Pos *p = o->p;
+    pos_init(p, o->size, o->size, o->rule);
+    Move seq[BOARD_MAX_MOVES];
+    int n = parse_moves(&p->b, moves, seq);
+    for (int k = 0; k < n; k++) {
+        if (p->b.cell[seq[k]] != EMPTY)
+            return;
+        if (k >= 8 && (p->b.side == BLACK ? tb : tw) && is_quiet(p, false))
+            order_add_position(o, seq[k], held);
+        pos_play(p, seq[k]);
+    }
+}
+
+/* Mean cross-entropy of the teacher's moves under scores base + d and
+ * temperature t (part 1 training, 2 held out, 0 all); *top1 and *top10 the
+ * shares ranked first and in the first ten; with g, adds the gradient. */
+static double order_loss(const OrderSet *o, const double *base, const double *d, int half, double t, int part,
+                         double *top1, double *top10, double *g) {
+    static double v[65536];
+    double loss = 0;
+    size_t n = 0, first = 0, ten = 0;
+    for (size_t i = 0; i < o->n; i++) {
+        if ((part == 1 && o->held[i]) || (part == 2 && !o->held[i]))
+            continue;
+        size_t f = o->first[i];
+        int nc = (int)(o->first[i + 1] - f), above = 0;
+        double best = -1e300, z = 0;
+        for (int j = 0; j < nc; j++) {
+            int a = o->a[f + j], dd = half + o->d[f + j];
+            v[j] = (base[a] + d[a] + base[dd] + d[dd]) / t;
+            best = v[j] > best ? v[j] : best;
+        }
+        for (int j = 0; j < nc; j++) {
+            z += exp(v[j] - best);
+            above += v[j] > v[o->target[i]];
+        }
+        loss += log(z) - (v[o->target[i]] - best), n++;
+        first += above == 0, ten += above < 10;
+        if (!g)
+            continue;
+        for (int j = 0; j < nc; j++) { /* dLoss/dScore = (p - y) / t */
+            double c = (exp(v[j] - best) / z - (j == o->target[i])) / t;
+            g[o->a[f + j]] += c;
+            g[half + o->d[f + j]] += c;
+        }
+    }
+    if (top1)
+        *top1 = n ? (double)first / (double)n : 0, *top10 = n ? (double)ten / (double)n : 0;
+    return n ? loss / (double)n : 0;
+}
+
+static int tool_tune_ordering(Rule rule, int size, const char *out_path, const char *teacher, double l2, double lr,
+                              int iterations, int nfiles, char **files, const char *cmdline) {
+    static Pos p;
+    OrderSet o = {0};
+    o.p = &p, o.size = size, o.rule = rule, o.teacher = teacher;
+    o.per_colour = rule == RULE_RENJU;
+    int repeats = 0;
+    if (read_games(nfiles, files, true, &repeats, order_add_game, &o) < 0)
+        return 1;
+    if (o.n < 100) {
+        fprintf(stderr, "tune: %zu positions where %s moved: too few\n", o.n, teacher);
+        free(o.a), free(o.d), free(o.first), free(o.target), free(o.held);
+        return 1;
+    }
+    /* parameters: attack values of (colour,) code, then defence values */
+    int half = (o.per_colour ? 2 : 1) * PCODE_COUNT, np = 2 * half;
+    double *base = calloc((size_t)np, sizeof *base), *d = calloc((size_t)np, sizeof *d),
+           *best_d = calloc((size_t)np, sizeof *d), *g = calloc((size_t)np, sizeof *g),
+           *m1 = calloc((size_t)np, sizeof *g), *m2 = calloc((size_t)np, sizeof *g);
+    long *seen = calloc((size_t)np, sizeof *seen);
+    if (!base || !d || !best_d || !g || !m1 || !m2 || !seen) {
+        fprintf(stderr, "tune: out of memory\n");
+        return 1;
+    }
+    for (int c = 0; c < (o.per_colour ? 2 : 1); c++)
+        for (int pc = 0; pc < PCODE_COUNT; pc++) {
+            int t = pattern_table(rule, c + 1);
+            base[c * PCODE_COUNT + pc] = pcode_order[0][t][pc];
+            base[half + c * PCODE_COUNT + pc] = pcode_order[1][t][pc];
+        }
+    for (size_t i = 0; i < o.nc; i++)
+        seen[o.a[i]]++, seen[half + o.d[i]]++;
+    double t = 1, best = 1e300, top1, top10, h1, h10;
+    for (double c = 1; c < 2000; c *= 1.05) { /* the temperature that fits the current scores */
+        double e = order_loss(&o, base, d, half, c, 0, NULL, NULL, NULL);
+        if (e < best)
+            best = e, t = c;
+    }
+    double start_held = order_loss(&o, base, d, half, t, 2, &top1, &top10, NULL), best_held = start_held;
+    h1 = top1, h10 = top10;
+    int best_it = 0;
+    size_t ntrain = 0;
+    for (size_t i = 0; i < o.n; i++)
+        ntrain += !o.held[i];
+    printf("%zu quiet positions where %s moved, %zu candidates; temperature %.1f; cross-entropy %.4f (held out "
+           "%.4f: the teacher's move first in %.1f%%, in the first ten in %.1f%%)\n",
+           o.n, teacher, o.nc, t, best, start_held, 100 * top1, 100 * top10);
+    for (int it = 1; it <= iterations; it++) {
+        memset(g, 0, sizeof(double) * (size_t)np);
+        order_loss(&o, base, d, half, t, 1, NULL, NULL, g);
+        for (int j = 0; j < np; j++) {
+            if (!seen[j])
+                continue;
+            double gj = g[j] / (double)ntrain + 2 * l2 * d[j];
+            m1[j] = 0.9 * m1[j] + 0.1 * gj;
+            m2[j] = 0.999 * m2[j] + 0.001 * gj * gj;
+            double mh = m1[j] / (1 - pow(0.9, it)), vh = m2[j] / (1 - pow(0.999, it));
+            d[j] -= lr * mh / (sqrt(vh) + 1e-8);
+            /* the score stays an int16 and a code never worse than nothing */
+            d[j] = base[j] + d[j] > 30000 ? 30000 - base[j] : base[j] + d[j] < 0 ? -base[j] : d[j];
+        }
+        if (it % 25 == 0 || it == iterations) {
+            double a1, a10, hl = order_loss(&o, base, d, half, t, 2, &a1, &a10, NULL);
+            if (hl < best_held) {
+                best_held = hl, best_it = it, h1 = a1, h10 = a10;
+                memcpy(best_d, d, sizeof(double) * (size_t)np);
+            }
+            printf("iteration %d: cross-entropy %.4f (held out %.4f: first %.1f%%, in the first ten %.1f%%)\n", it,
+                   order_loss(&o, base, d, half, t, 1, NULL, NULL, NULL), hl, 100 * a1, 100 * a10);
+            fflush(stdout);
+        }
+    }
+    FILE *f = fopen(out_path, "w");
+    if (!f) {
+        fprintf(stderr, "tune: cannot write %s\n", out_path);
+        return 1;
+    }
+    fprintf(f, "/* Move-ordering corrections for %s (eval/weights.c): {kind, index, value}; kind 6\n"
+               " * a code's attack value (the mover's code at the cell), 7 its defence value (the\n"
+               " * opponent's); index colour * %d + code (colour 0: both, 1 black, 2 white).\n"
+               " * Made by: %s\n"
+               " * %zu quiet positions where %s moved (%d games); temperature %.1f; held-out cross-entropy\n"
+               " * %.4f -> %.4f (iteration %d of %d, L2 %g, step %g); the teacher's move ranked first\n"
+               " * %.1f%% -> %.1f%%, in the first ten %.1f%% -> %.1f%%. */\n",
+            rule_name(rule), PCODE_COUNT, cmdline, o.n, teacher, o.games, t, start_held, best_held, best_it,
+            iterations, l2, lr, 100 * top1, 100 * h1, 100 * top10, 100 * h10);
+    int written = 0;
+    for (int j = 0; j < np; j++) {
+        long r = lround(best_d[j]);
+        int k = j < half ? 6 : 7, i = j % half;
+        if (r)
+            fprintf(f, "{%d, %d, %ld},\n", k, o.per_colour ? (1 + i / PCODE_COUNT) * PCODE_COUNT + i % PCODE_COUNT : i,
+                    r),
+                written++;
+    }
+    bool bad = fclose(f) != 0;
+    printf("held-out cross-entropy %.4f -> %.4f at iteration %d; the teacher's move first %.1f%% -> %.1f%%, in the "
+           "first ten %.1f%% -> %.1f%%; %d corrections written to %s\n",
+           start_held, best_held, best_it, 100 * top1, 100 * h1, 100 * top10, 100 * h10, written, out_path);
+    free(base), free(d), free(best_d), free(g), free(m1), free(m2), free(seen);
+    free(o.a), free(o.d), free(o.first), free(o.target), free(o.held);
+    return bad;
 }
 
 int tool_tune(int argc, char **argv) {
@@ -632,6 +1027,7 @@ int tool_tune(int argc, char **argv) {
     if (!strcmp(argv[2], "--table")) { /* RULE SIZE --table OUT [--l2 X] [--iterations N] FILES */
         const char *out = argc > 3 ? argv[3] : NULL;
         double l2 = 1e-7, lr = 0.5, lambda = 0, scale = 200, mate = 0;
+        const char *teacher = NULL;
         int its = 600, a = 4;
         bool refine = false;
         for (; a + 1 < argc; a += 2)
@@ -639,6 +1035,8 @@ int tool_tune(int argc, char **argv) {
                 refine = true, a--; /* a flag: no value */
             else if (!strcmp(argv[a], "--l2"))
                 l2 = atof(argv[a + 1]);
+            else if (!strcmp(argv[a], "--policy"))
+                teacher = argv[a + 1];
             else if (!strcmp(argv[a], "--judged"))
                 lambda = atof(argv[a + 1]);
             else if (!strcmp(argv[a], "--scale"))
@@ -653,7 +1051,8 @@ int tool_tune(int argc, char **argv) {
                 break;
         if (!out || a >= argc || its < 1 || lambda < 0 || lambda > 1 || scale <= 0 || mate < 0) {
             fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--refine] [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n"
-                            "      RULE SIZE --table OUT.inc [...] --judged LAMBDA [--scale S] [--mate V] JUDGED.tsv...\n");
+                            "      RULE SIZE --table OUT.inc [...] --judged LAMBDA [--scale S] [--mate V] JUDGED.tsv...\n"
+                            "      RULE SIZE --table OUT.inc [...] --policy NAME RESULTS.tsv... (NAME's moves)\n");
             return 2;
         }
         char cmd[1024];
@@ -662,8 +1061,37 @@ int tool_tune(int argc, char **argv) {
             const char *base = strrchr(argv[i], '/'); /* file names without their folders */
             n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %s", i >= a && base ? base + 1 : argv[i]);
         }
-        return tool_tune_table(rule, size, out, refine, l2, lr, its, lambda, scale, mate, argc - a, argv + a,
-                               cmd);
+        return tool_tune_table(rule, size, out, refine, l2, lr, its, lambda, scale, mate, teacher, argc - a,
+                               argv + a, cmd);
+    }
+    if (!strcmp(argv[2], "--ordering")) { /* RULE SIZE --ordering OUT.inc --policy NAME [...] FILES */
+        const char *out = argc > 3 ? argv[3] : NULL, *teacher = NULL;
+        double l2 = 1e-4, lr = 1;
+        int its = 300, a = 4;
+        for (; a + 1 < argc; a += 2)
+            if (!strcmp(argv[a], "--policy"))
+                teacher = argv[a + 1];
+            else if (!strcmp(argv[a], "--l2"))
+                l2 = atof(argv[a + 1]);
+            else if (!strcmp(argv[a], "--lr"))
+                lr = atof(argv[a + 1]);
+            else if (!strcmp(argv[a], "--iterations"))
+                its = atoi(argv[a + 1]);
+            else
+                break;
+        if (!out || !teacher || a >= argc || its < 1 || lr <= 0 || l2 < 0) {
+            fprintf(stderr, "tune: RULE SIZE --ordering OUT.inc --policy NAME [--l2 X] [--lr X] [--iterations N] "
+                            "RESULTS.tsv... (NAME's moves)\n");
+            return 2;
+        }
+        char cmd[1024];
+        int n = snprintf(cmd, sizeof cmd, "pbrain-quinto tune");
+        for (int i = 0; i < argc && n < (int)sizeof cmd - 1; i++) {
+            const char *base = strrchr(argv[i], '/');
+            n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %s", i >= a && base ? base + 1 : argv[i]);
+        }
+        weights_init(rule);
+        return tool_tune_ordering(rule, size, out, teacher, l2, lr, its, argc - a, argv + a, cmd);
     }
     if (!strcmp(argv[2], "--quiet")) { /* RULE SIZE --quiet OUT.tsv RESULTS.tsv... */
         FILE *o = argc > 4 ? fopen(argv[3], "w") : NULL;

@@ -569,7 +569,7 @@ static void pty_start(Pty *t, const char *args) {
 /* Read until `want` appears in what was drawn since `from` (true), or
  * timeout_ms passes (false). The buffer keeps its last half when full. */
 static bool pty_wait(Pty *t, size_t *from, const char *want, int timeout_ms) {
-    long long end = now_ms() + timeout_ms;
+    long long end = now_ms() + (timeout_ms > 0 ? wait_ms(timeout_ms) : 0);
     for (;;) {
         char *hit = strstr(t->out + *from, want);
         if (hit) {
@@ -617,9 +617,10 @@ static int pty_quit(Pty *t) {
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+static char screen_buf[4096];
+#define SCREEN(t) screen_text((t)->out, (t)->len, 3000, screen_buf, sizeof screen_buf)
 #define PTY_EXPECT(t, from, text, ms)                                                              \
-    ck_assert_msg(pty_wait((t), (from), (text), (ms)), "no '%s' on the screen; last: %s", (text),   \
-                  (t)->out + ((t)->len > 1500 ? (t)->len - 1500 : 0))
+    ck_assert_msg(pty_wait((t), (from), (text), (ms)), "no '%s' on the screen; last: %s", (text), SCREEN(t))
 
 /* make play's game: swap2 against the brain in the terminal, a level for
  * people, and the review of the game on the r key. */
@@ -645,14 +646,14 @@ START_TEST(test_play_terminal) {
      * look for "adds" failed on a loaded machine). */
     const char *back = "b takes black | a cell takes white", *settled = "; black: ";
     int outcome = 0;
-    for (int waited = 0; !outcome && waited < 60000; waited += 250) {
+    for (long long until = now_ms() + wait_ms(60000); !outcome && now_ms() < until;) {
         size_t m1 = at, m2 = at;
         if (pty_wait(&t, &m1, back, 0))
             outcome = 1, at = m1;
         else if (pty_wait(&t, &m2, settled, 250))
             outcome = 2, at = m2;
     }
-    ck_assert_msg(outcome, "the swap2 choice never came; last: %s", t.out + (t.len > 1500 ? t.len - 1500 : 0));
+    ck_assert_msg(outcome, "the swap2 choice never came; last: %s", SCREEN(&t));
     if (outcome == 1) {
         pty_keys(&t, "b");
         PTY_EXPECT(&t, &at, settled, 10000);
@@ -665,7 +666,7 @@ START_TEST(test_play_terminal) {
     pty_keys(&t, "\r");
     PTY_EXPECT(&t, &at, "review done", 10000);
     ck_assert_int_eq(pty_quit(&t), 0);
-    ck_assert_msg(strstr(t.out, "saved as"), "%s", t.out + (t.len > 500 ? t.len - 500 : 0));
+    ck_assert_msg(strstr(t.out, "saved as"), "%s", SCREEN(&t));
     free(t.out);
 
     /* the brain proposes; you add two stones; the brain chooses its colour */

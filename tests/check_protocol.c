@@ -14,6 +14,7 @@
 
 #include "../brain/util.h"
 #include "../protocol/codec.h"
+#include "../eval/evaluate.h"
 #include "../eval/pattern.h"
 #include "../tournaments/process.h"
 #include "testutil.h"
@@ -41,16 +42,6 @@ static bool send_line(Child *c, const char *fmt, ...) {
     return ok;
 }
 #define child_send send_line
-
-/* Waits scale by QUINTO_TEST_SLACK (1..10): make test-windows sets it, as a
- * brain under wine starts and answers more slowly on a loaded machine. The
- * waits only bound a reply that must come; they measure nothing. */
-static int wait_ms(int ms) {
-    const char *e = getenv("QUINTO_TEST_SLACK");
-    int f = e ? atoi(e) : 1;
-    f = f < 1 ? 1 : f > 10 ? 10 : f;
-    return ms * f;
-}
 
 static const char *brain_path(void) {
     const char *p = getenv("QUINTO_BRAIN");
@@ -629,6 +620,118 @@ START_TEST(test_tune_table) {
         ck_assert_msg(after < before, "%s", text);
     }
     remove(games), remove(inc), remove(out), remove(quiet), remove(judged);
+}
+END_TEST
+
+/* Games for the policy fits: after four random stones "Anti" always plays
+ * the candidate the move ordering scores lowest, "Random" any candidate (a
+ * five when it has one); every game ends in Random's five. */
+static void write_policy_games(const char *path, int games) {
+    static Pos p;
+    FILE *f = fopen(path, "w");
+    ck_assert(f);
+    fprintf(f, "game\topening\tblack\twhite\tresult\treason\tdetail\tmoves\tblack_ms\twhite_ms\n");
+    unsigned long long seed = 12345;
+    for (int g = 0; g < games; g++) {
+        pos_init(&p, 15, 15, RULE_FREESTYLE);
+        char moves[4096];
+        int n = 0, len = 0;
+        bool anti_black = g % 2 == 0, over = false;
+        while (!over && p.b.ply < 200) {
+            Move m = MOVE_NONE;
+            if (p.b.ply < 4) {
+                do
+                    m = board_move_at(&p.b, 5 + (int)(test_rand(&seed) % 5), 5 + (int)(test_rand(&seed) % 5));
+                while (p.b.cell[m] != EMPTY);
+            } else {
+                bool anti = (p.b.side == BLACK) == anti_black;
+                int best = 0;
+                for (int i = 0; anti && i < p.b.cand_count; i++) {
+                    Move c = p.b.cand[i];
+                    int sc = eval_move_score(&p, c, p.b.side);
+                    if (m == MOVE_NONE || sc < best)
+                        m = c, best = sc;
+                }
+                for (int i = 0; !anti && i < p.b.cand_count; i++)
+                    if (pos_p4(&p, p.b.cand[i], p.b.side) == P4_FIVE)
+                        m = p.b.cand[i];
+                if (m == MOVE_NONE)
+                    m = p.b.cand[test_rand(&seed) % (unsigned)p.b.cand_count];
+                over = !anti && pos_p4(&p, m, p.b.side) == P4_FIVE;
+            }
+            len += snprintf(moves + len, sizeof moves - (size_t)len, "%s%d,%d", n++ ? ";" : "", board_x(&p.b, m),
+                            board_y(&p.b, m));
+            pos_play(&p, m);
+        }
+        ck_assert_msg(over, "game %d did not end", g);
+        fprintf(f, "%d\t1\t%s\t%s\t%s\tfive\t\t%s\t0\t0\n", g + 1, anti_black ? "Anti" : "Random",
+                anti_black ? "Random" : "Anti", anti_black ? "0-1" : "1-0", moves);
+    }
+    fclose(f);
+}
+
+/* pbrain-quinto tune --ordering and --table --policy: fitted to a teacher
+ * that plays the lowest-scored move, the ordering learns to rank its moves
+ * first (from none of them before); the table's fit lowers the teacher's
+ * cross-entropy; the files are in the form eval/weights.c includes. */
+START_TEST(test_tune_policy) {
+    char games[128], inc[128], out[128], cmd[1024], text[8192];
+    snprintf(games, sizeof games, "/tmp/quinto-policy-%ld.tsv", (long)getpid());
+    snprintf(inc, sizeof inc, "/tmp/quinto-policy-%ld.inc", (long)getpid());
+    snprintf(out, sizeof out, "/tmp/quinto-policy-%ld.out", (long)getpid());
+    write_policy_games(games, 200);
+    snprintf(cmd, sizeof cmd, "%s tune freestyle 15 --ordering %s --policy Anti --l2 0 --lr 10 --iterations 300 %s > %s 2>&1",
+             brain_path(), inc, games, out);
+    int st = system(cmd);
+    ck_assert(read_text_file(out, text, sizeof text));
+    ck_assert_msg(st == 0, "%s", text);
+    long positions;
+    double before, after, first0, first1, ten0, ten1;
+    int best_it, claimed;
+    ck_assert_msg(sscanf(text, "%ld quiet positions where Anti moved", &positions) == 1 && positions >= 100, "%s",
+                  text);
+    const char *h = strstr(text, "held-out cross-entropy ");
+    ck_assert_msg(h && sscanf(h,
+                              "held-out cross-entropy %lf -> %lf at iteration %d; the teacher's move first %lf%% -> "
+                              "%lf%%, in the first ten %lf%% -> %lf%%; %d corrections",
+                              &before, &after, &best_it, &first0, &first1, &ten0, &ten1, &claimed) == 8,
+                  "%s", text);
+    ck_assert_msg(first0 < 5 && first1 > 30 && after < before - 0.5, "%s", text);
+    FILE *f = fopen(inc, "r");
+    ck_assert(f);
+    char line[256];
+    int entries = 0, header = 0;
+    while (fgets(line, sizeof line, f)) {
+        int k, idx, v;
+        header += strstr(line, "Made by: pbrain-quinto tune freestyle 15 --ordering") != NULL;
+        if (sscanf(line, "{%d, %d, %d},", &k, &idx, &v) == 3) {
+            ck_assert_msg((k == 6 || k == 7) && idx >= 0 && idx < PCODE_COUNT && v, "%s", line);
+            entries++;
+        }
+    }
+    fclose(f);
+    ck_assert_int_eq(header, 1);
+    ck_assert_int_eq(entries, claimed);
+    ck_assert_int_gt(entries, 0);
+    /* nobody of that name: a message, no file needed */
+    snprintf(cmd, sizeof cmd, "%s tune freestyle 15 --ordering %s --policy Nobody %s > %s 2>&1", brain_path(), inc,
+             games, out);
+    ck_assert_int_eq(WEXITSTATUS(system(cmd)), 1);
+    ck_assert(read_text_file(out, text, sizeof text));
+    ck_assert_msg(strstr(text, "where Nobody moved: too few"), "%s", text);
+    /* the evaluation table fitted to the same teacher */
+    snprintf(cmd, sizeof cmd, "%s tune freestyle 15 --table %s --refine --policy Anti --iterations 50 %s > %s 2>&1",
+             brain_path(), inc, games, out);
+    st = system(cmd);
+    ck_assert(read_text_file(out, text, sizeof text));
+    ck_assert_msg(st == 0, "%s", text);
+    const char *c0 = strstr(text, "; cross-entropy "), *c1 = strstr(text, "iteration 50: cross-entropy ");
+    ck_assert_msg(c0 && c1 && sscanf(c0, "; cross-entropy %lf", &before) == 1 &&
+                      sscanf(c1, "iteration 50: cross-entropy %lf", &after) == 1,
+                  "%s", text);
+    ck_assert_msg(after < before, "%s", text);
+    ck_assert_msg(strstr(text, "corrections written"), "%s", text);
+    remove(games), remove(inc), remove(out);
 }
 END_TEST
 
@@ -1276,6 +1379,7 @@ Suite *suite_protocol(void) {
     tcase_set_timeout(tt, 120);
     tcase_set_tags(tt, "native");
     tcase_add_test(tt, test_tune_table);
+    tcase_add_test(tt, test_tune_policy);
     tcase_add_test(tt, test_ordering_tool);
     suite_add_tcase(s, tt);
 

@@ -85,3 +85,40 @@ bool read_text_file(const char *path, char *buf, size_t cap) {
     fclose(f);
     return true;
 }
+
+int wait_ms(int ms) {
+    const char *e = getenv("QUINTO_TEST_SLACK");
+    int f = e ? atoi(e) : 1;
+    f = f < 1 ? 1 : f > 10 ? 10 : f;
+    return ms * f;
+}
+
+const char *screen_text(const char *drawn, size_t len, size_t tail, char *buf, size_t cap) {
+    const char *s = drawn + (len > tail ? len - tail : 0), *end = drawn + len;
+    size_t n = 0;
+    int newlines = 0;
+    while (s < end && n + 1 < cap) {
+        unsigned char ch = (unsigned char)*s++;
+        if (ch == 0x1b) { /* ESC [ parameters final-byte, or ESC and one more byte */
+            if (s < end && *s == '[') {
+                for (s++; s < end && !(*s >= 0x40 && *s <= 0x7e); s++)
+                    ;
+                s += s < end;
+            } else
+                s += s < end;
+            continue;
+        }
+        if (ch == '\r')
+            continue;
+        if (ch == '\n') {
+            if (++newlines > 1)
+                continue;
+        } else if (ch < 0x20 && ch != '\t')
+            continue;
+        else
+            newlines = 0;
+        buf[n++] = (char)ch;
+    }
+    buf[n] = 0;
+    return buf;
+}

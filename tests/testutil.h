@@ -35,6 +35,17 @@ void setup_moves(Board *b, int size, const char *moves);
 /* A field of /proc/PID/status in KiB ("VmRSS:", "VmHWM:"), 0 if unknown. */
 long proc_status_kib(int pid, const char *field);
 
+/* A wait for a reply or a screen that must come, scaled by QUINTO_TEST_SLACK
+ * (1..10): make test-windows and make sanitize set it, as a brain under wine
+ * or the sanitizers starts and answers more slowly on a loaded machine. The
+ * waits only bound what must come; they measure nothing. */
+int wait_ms(int ms);
+
+/* The last `tail` bytes of what a program drew on a terminal, readable in a
+ * failure message: escape sequences dropped, carriage returns and runs of
+ * blank lines folded. Returns buf. */
+const char *screen_text(const char *drawn, size_t len, size_t tail, char *buf, size_t cap);
+
 /* Cheap deterministic PRNG for tests. */
 unsigned test_rand(unsigned long long *state);
 
