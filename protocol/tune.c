@@ -468,7 +468,8 @@ static bool near_stone(const Board *b, int x, int y) {
     return false;
 }
 
-static void policy_add_position(PolicySink *ps, Move played, bool held) {
+static void policy_add_position(void *ctx, Move played, bool held) {
+    PolicySink *ps = ctx;
     Pos *p = ps->p;
     TableSet *set = ps->set;
     Move cand[BOARD_MAX_CELLS];
@@ -505,24 +506,34 @@ static void policy_add_position(PolicySink *ps, Move played, bool held) {
     ps->g[ps->ng++] = (PolicyGroup){(uint32_t)first, (uint16_t)nc, (uint16_t)target, held};
 }
 
-static void policy_add_game(void *ctx, char *moves, float black_result) {
-    (void)black_result;
-    PolicySink *ps = ctx;
-    bool tb = !strcmp(game_black, ps->teacher), tw = !strcmp(game_white, ps->teacher);
+/* The positions of one game where the brain named `teacher` was to move,
+ * from the 9th stone and quiet (`loose` as is_quiet): fn(ctx, the teacher's
+ * move, held) with p set up before it; every tenth of the teacher's games
+ * (counted in *games) is held out. */
+typedef void (*TeacherFn)(void *ctx, Move played, bool held);
+static void teacher_positions(Pos *p, int size, Rule rule, char *moves, const char *teacher, int *games,
+                              bool loose, TeacherFn fn, void *ctx) {
+    bool tb = !strcmp(game_black, teacher), tw = !strcmp(game_white, teacher);
     if (!tb && !tw)
         return;
-    bool held = ps->set->games++ % 10 == 0;
-    Pos *p = ps->p;
-    pos_init(p, ps->size, ps->size, ps->rule);
+    bool held = (*games)++ % 10 == 0;
+    pos_init(p, size, size, rule);
     Move seq[BOARD_MAX_MOVES];
     int n = parse_moves(&p->b, moves, seq);
     for (int k = 0; k < n; k++) {
         if (p->b.cell[seq[k]] != EMPTY)
             return;
-        if (k >= 8 && (p->b.side == BLACK ? tb : tw) && is_quiet(p, true))
-            policy_add_position(ps, seq[k], held);
+        if (k >= 8 && (p->b.side == BLACK ? tb : tw) && is_quiet(p, loose))
+            fn(ctx, seq[k], held);
         pos_play(p, seq[k]);
     }
+}
+
+static void policy_add_game(void *ctx, char *moves, float black_result) {
+    (void)black_result;
+    PolicySink *ps = ctx;
+    teacher_positions(ps->p, ps->size, ps->rule, moves, ps->teacher, &ps->set->games, true,
+                      policy_add_position, ps);
 }
 
 /* The teacher's moves' mean cross-entropy under temperature t (part 1 the
@@ -828,7 +839,8 @@ static bool order_grow(OrderSet *o, size_t need) {
     return true;
 }
 
-static void order_add_position(OrderSet *o, Move played, bool held) {
+static void order_add_position(void *ctx, Move played, bool held) {
+    OrderSet *o = ctx;
     Pos *p = o->p;
     Board *b = &p->b;
     int s = b->side, me = s - 1, op = 2 - s, target = -1;
@@ -857,21 +869,7 @@ static void order_add_position(OrderSet *o, Move played, bool held) {
 static void order_add_game(void *ctx, char *moves, float black_result) {
     (void)black_result;
     OrderSet *o = ctx;
-    bool tb = !strcmp(game_black, o->teacher), tw = !strcmp(game_white, o->teacher);
-    if (!tb && !tw)
-        return;
-    bool held = o->games++ % 10 == 0;
-    Pos *p = o->p;
-    pos_init(p, o->size, o->size, o->rule);
-    Move seq[BOARD_MAX_MOVES];
-    int n = parse_moves(&p->b, moves, seq);
-    for (int k = 0; k < n; k++) {
-        if (p->b.cell[seq[k]] != EMPTY)
-            return;
-        if (k >= 8 && (p->b.side == BLACK ? tb : tw) && is_quiet(p, false))
-            order_add_position(o, seq[k], held);
-        pos_play(p, seq[k]);
-    }
+    teacher_positions(o->p, o->size, o->rule, moves, o->teacher, &o->games, false, order_add_position, o);
 }
 
 /* Mean cross-entropy of the teacher's moves under scores base + d and
@@ -1016,6 +1014,16 @@ static int tool_tune_ordering(Rule rule, int size, const char *out_path, const c
     return bad;
 }
 
+/* The command line for a written file's head: "pbrain-quinto tune" and the
+ * arguments, the files from argv[files] on without their folders. */
+static void tune_cmdline(int argc, char **argv, int files, char *cmd, size_t cap) {
+    int n = snprintf(cmd, cap, "pbrain-quinto tune");
+    for (int i = 0; i < argc && n < (int)cap - 1; i++) {
+        const char *base = strrchr(argv[i], '/');
+        n += snprintf(cmd + n, cap - (size_t)n, " %s", i >= files && base ? base + 1 : argv[i]);
+    }
+}
+
 int tool_tune(int argc, char **argv) {
     Rule rule;
     int size = argc > 1 ? atoi(argv[1]) : 0;
@@ -1024,74 +1032,49 @@ int tool_tune(int argc, char **argv) {
         fprintf(stderr, "tune: RULE SIZE RESULTS.tsv... (quinto-manager -results files)\n");
         return 2;
     }
-    if (!strcmp(argv[2], "--table")) { /* RULE SIZE --table OUT [--l2 X] [--iterations N] FILES */
-        const char *out = argc > 3 ? argv[3] : NULL;
-        double l2 = 1e-7, lr = 0.5, lambda = 0, scale = 200, mate = 0;
-        const char *teacher = NULL;
-        int its = 600, a = 4;
-        bool refine = false;
+    if (!strcmp(argv[2], "--table") || !strcmp(argv[2], "--ordering")) {
+        /* RULE SIZE --table OUT [options] FILES, RULE SIZE --ordering OUT --policy NAME [options] FILES */
+        bool ordering = !strcmp(argv[2], "--ordering");
+        const char *out = argc > 3 ? argv[3] : NULL, *teacher = NULL;
+        double l2 = ordering ? 1e-4 : 1e-7, lr = ordering ? 1 : 0.5, lambda = 0, scale = 200, mate = 0;
+        int its = ordering ? 300 : 600, a = 4;
+        bool refine = false, table_only = false;
         for (; a + 1 < argc; a += 2)
             if (!strcmp(argv[a], "--refine"))
-                refine = true, a--; /* a flag: no value */
+                refine = table_only = true, a--; /* a flag: no value */
             else if (!strcmp(argv[a], "--l2"))
                 l2 = atof(argv[a + 1]);
             else if (!strcmp(argv[a], "--policy"))
                 teacher = argv[a + 1];
             else if (!strcmp(argv[a], "--judged"))
-                lambda = atof(argv[a + 1]);
+                lambda = atof(argv[a + 1]), table_only = true;
             else if (!strcmp(argv[a], "--scale"))
-                scale = atof(argv[a + 1]);
+                scale = atof(argv[a + 1]), table_only = true;
             else if (!strcmp(argv[a], "--mate"))
-                mate = atof(argv[a + 1]);
+                mate = atof(argv[a + 1]), table_only = true;
             else if (!strcmp(argv[a], "--lr"))
                 lr = atof(argv[a + 1]);
             else if (!strcmp(argv[a], "--iterations"))
                 its = atoi(argv[a + 1]);
             else
                 break;
-        if (!out || a >= argc || its < 1 || lambda < 0 || lambda > 1 || scale <= 0 || mate < 0) {
+        if (!out || a >= argc || its < 1 || lr <= 0 || l2 < 0 || lambda < 0 || lambda > 1 || scale <= 0 ||
+            mate < 0 || (ordering && (!teacher || table_only))) {
             fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--refine] [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n"
                             "      RULE SIZE --table OUT.inc [...] --judged LAMBDA [--scale S] [--mate V] JUDGED.tsv...\n"
-                            "      RULE SIZE --table OUT.inc [...] --policy NAME RESULTS.tsv... (NAME's moves)\n");
+                            "      RULE SIZE --table OUT.inc [...] --policy NAME RESULTS.tsv... (NAME's moves)\n"
+                            "      RULE SIZE --ordering OUT.inc --policy NAME [--l2 X] [--lr X] [--iterations N] "
+                            "RESULTS.tsv...\n");
             return 2;
         }
         char cmd[1024];
-        int n = snprintf(cmd, sizeof cmd, "pbrain-quinto tune");
-        for (int i = 0; i < argc && n < (int)sizeof cmd - 1; i++) {
-            const char *base = strrchr(argv[i], '/'); /* file names without their folders */
-            n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %s", i >= a && base ? base + 1 : argv[i]);
+        tune_cmdline(argc, argv, a, cmd, sizeof cmd);
+        if (ordering) {
+            weights_init(rule);
+            return tool_tune_ordering(rule, size, out, teacher, l2, lr, its, argc - a, argv + a, cmd);
         }
         return tool_tune_table(rule, size, out, refine, l2, lr, its, lambda, scale, mate, teacher, argc - a,
                                argv + a, cmd);
-    }
-    if (!strcmp(argv[2], "--ordering")) { /* RULE SIZE --ordering OUT.inc --policy NAME [...] FILES */
-        const char *out = argc > 3 ? argv[3] : NULL, *teacher = NULL;
-        double l2 = 1e-4, lr = 1;
-        int its = 300, a = 4;
-        for (; a + 1 < argc; a += 2)
-            if (!strcmp(argv[a], "--policy"))
-                teacher = argv[a + 1];
-            else if (!strcmp(argv[a], "--l2"))
-                l2 = atof(argv[a + 1]);
-            else if (!strcmp(argv[a], "--lr"))
-                lr = atof(argv[a + 1]);
-            else if (!strcmp(argv[a], "--iterations"))
-                its = atoi(argv[a + 1]);
-            else
-                break;
-        if (!out || !teacher || a >= argc || its < 1 || lr <= 0 || l2 < 0) {
-            fprintf(stderr, "tune: RULE SIZE --ordering OUT.inc --policy NAME [--l2 X] [--lr X] [--iterations N] "
-                            "RESULTS.tsv... (NAME's moves)\n");
-            return 2;
-        }
-        char cmd[1024];
-        int n = snprintf(cmd, sizeof cmd, "pbrain-quinto tune");
-        for (int i = 0; i < argc && n < (int)sizeof cmd - 1; i++) {
-            const char *base = strrchr(argv[i], '/');
-            n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %s", i >= a && base ? base + 1 : argv[i]);
-        }
-        weights_init(rule);
-        return tool_tune_ordering(rule, size, out, teacher, l2, lr, its, argc - a, argv + a, cmd);
     }
     if (!strcmp(argv[2], "--quiet")) { /* RULE SIZE --quiet OUT.tsv RESULTS.tsv... */
         FILE *o = argc > 4 ? fopen(argv[3], "w") : NULL;
