@@ -64,8 +64,10 @@ static const CodeCorrection *const CORRECTIONS[RULE_COUNT] = {
     [RULE_RENJU] = RENJU_TABLE,
 };
 
-/* Move-ordering corrections (pbrain-quinto tune RULE SIZE --ordering): the
- * scores of the codes fitted to the moves a stronger brain chose. */
+/* Move-ordering corrections (pbrain-quinto tune RULE SIZE --ordering), fitted
+ * to the moves a stronger brain chose: kind 6 the attack value of a code (the
+ * mover's own code at the cell), 7 the defence value (the opponent's code
+ * there); index colour * PCODE_COUNT + code (colour 0: both, 1 black, 2 white). */
 static const CodeCorrection FREESTYLE_ORDER[] = {
 #include "order-freestyle.inc"
     {-1, 0, 0},
@@ -75,8 +77,6 @@ static const CodeCorrection *const ORDER_CORRECTIONS[RULE_COUNT] = {
     [RULE_FREESTYLE] = FREESTYLE_ORDER,
     [RULE_STANDARD] = FREESTYLE_ORDER,
 };
-
-const CodeCorrection *order_corrections(Rule rule) { return ORDER_CORRECTIONS[rule]; }
 
 EvalWeights EVAL_WEIGHTS[RULE_COUNT];
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];

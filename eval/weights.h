@@ -47,11 +47,6 @@ typedef struct {
 /* The rule's built-in corrections, ended by kind -1 (NULL: none). */
 const CodeCorrection *eval_corrections(Rule rule);
 
-/* Fitted corrections of the move-ordering scores (tune --ordering): kind 6
- * the attack value of a code (the mover's own code at the cell), 7 the
- * defence value (the opponent's code there); index colour * PCODE_COUNT +
- * code (colour 0: both, 1 black, 2 white). Ended by kind -1 (NULL: none). */
-const CodeCorrection *order_corrections(Rule rule);
 
 /* Build every rule's tables without the fitted corrections (the tuner fits
  * them anew from the weights alone). Call before anything uses a rule. */

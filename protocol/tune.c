@@ -438,12 +438,12 @@ static int read_judged(TableSet *set, Pos *p, int size, Rule rule, double lambda
 
 /* ---- tune --table --policy NAME: the table fitted to a teacher's moves ----
  * For every loose-quiet position of the games (from the 9th stone) where the
- * brain named NAME was to move, each candidate move (an empty cell within two
- * of a stone, not a renju black forbidden point) is played and the position
- * after it added as a sample of the table model. The model's probability of a
- * move is the softmax over the candidates of minus that position's value / T
- * (T the temperature that fits the current table best); the fit lowers the
- * cross-entropy of the teacher's moves. Every tenth game is held out. */
+ * brain named NAME was to move, each candidate move (teacher_candidates) is
+ * played and the position after it added as a sample of the table model. The
+ * model's probability of a move is the softmax over the candidates of minus
+ * that position's value / T (T the temperature that fits the current table
+ * best); the fit lowers the cross-entropy of the teacher's moves. Every tenth
+ * game is held out. */
 typedef struct {
     uint32_t first; /* the first candidate's sample */
     uint16_t n, target;
@@ -460,12 +460,22 @@ typedef struct {
     const char *teacher;
 } PolicySink;
 
-static bool near_stone(const Board *b, int x, int y) {
-    for (int dy = -2; dy <= 2; dy++)
-        for (int dx = -2; dx <= 2; dx++)
-            if (board_on(b, x + dx, y + dy) && b->cell[board_move_at(b, x + dx, y + dy)] != EMPTY)
-                return true;
-    return false;
+/* The legal cells of the engine's candidate area (not a renju black
+ * forbidden point), at most 65535; *target the index of `played` among them
+ * (-1: not there). */
+static int teacher_candidates(Pos *p, Move played, Move *out, int *target) {
+    Board *b = &p->b;
+    int me = b->side - 1, n = 0;
+    *target = -1;
+    for (int i = 0; i < b->cand_count && n < 65535; i++) {
+        Move m = b->cand[i];
+        if (p->c[m].p4[me] == P4_FORBID && rule_is_forbidden(b, m, p->rule))
+            continue;
+        if (m == played)
+            *target = n;
+        out[n++] = m;
+    }
+    return n;
 }
 
 static void policy_add_position(void *ctx, Move played, bool held) {
@@ -473,17 +483,8 @@ static void policy_add_position(void *ctx, Move played, bool held) {
     Pos *p = ps->p;
     TableSet *set = ps->set;
     Move cand[BOARD_MAX_CELLS];
-    int nc = 0, target = -1, me = p->b.side == BLACK ? 0 : 1;
-    for (int y = 0; y < p->b.height; y++)
-        for (int x = 0; x < p->b.width; x++) {
-            Move m = board_move_at(&p->b, x, y);
-            if (p->b.cell[m] != EMPTY || !near_stone(&p->b, x, y) || p->c[m].p4[me] == P4_FORBID)
-                continue;
-            if (m == played)
-                target = nc;
-            cand[nc++] = m;
-        }
-    if (target < 0 || nc < 2 || nc > 65535)
+    int target, nc = teacher_candidates(p, played, cand, &target);
+    if (target < 0 || nc < 2)
         return;
     if (ps->ng == ps->gcap) {
         size_t cap = ps->gcap ? 2 * ps->gcap : 4096;
@@ -842,23 +843,15 @@ static bool order_grow(OrderSet *o, size_t need) {
 static void order_add_position(void *ctx, Move played, bool held) {
     OrderSet *o = ctx;
     Pos *p = o->p;
-    Board *b = &p->b;
-    int s = b->side, me = s - 1, op = 2 - s, target = -1;
-    if (!order_grow(o, (size_t)b->cand_count))
+    int me = p->b.side - 1, op = 2 - p->b.side, target;
+    Move cand[BOARD_MAX_CELLS];
+    int nc = teacher_candidates(p, played, cand, &target);
+    if (target < 0 || nc < 2 || !order_grow(o, (size_t)nc))
         return;
     size_t at = o->nc;
-    for (int i = 0; i < b->cand_count; i++) {
-        Move m = b->cand[i];
-        if (p->c[m].p4[me] == P4_FORBID && rule_is_forbidden(b, m, p->rule))
-            continue;
-        if (m == played)
-            target = (int)(o->nc - at);
-        o->a[o->nc] = (uint16_t)((o->per_colour ? me * PCODE_COUNT : 0) + p->c[m].pcode[me]);
-        o->d[o->nc++] = (uint16_t)((o->per_colour ? op * PCODE_COUNT : 0) + p->c[m].pcode[op]);
-    }
-    if (target < 0 || o->nc - at < 2 || o->nc - at > 65535) {
-        o->nc = at;
-        return;
+    for (int i = 0; i < nc; i++) {
+        o->a[o->nc] = (uint16_t)((o->per_colour ? me * PCODE_COUNT : 0) + p->c[cand[i]].pcode[me]);
+        o->d[o->nc++] = (uint16_t)((o->per_colour ? op * PCODE_COUNT : 0) + p->c[cand[i]].pcode[op]);
     }
     o->first[o->n] = (uint32_t)at;
     o->target[o->n] = (uint16_t)target;
