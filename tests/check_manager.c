@@ -348,6 +348,25 @@ static const char *tmp(const char *name) {
     return buf[k];
 }
 
+/* A brain started after another does not hold the first one's pipes: the
+ * first sees the end of its input when the manager closes it (a brain that
+ * quits at EOF quits) and the manager sees the first one's exit (with -j 2 an
+ * inherited pipe once turned a crash into a time loss). */
+START_TEST(test_spawn_pipes_private) {
+    Child a, b;
+    char err[256];
+    ck_assert_msg(child_spawn(&a, "cat", NULL, NULL, err, sizeof err), "%s", err);
+    ck_assert_msg(child_spawn(&b, "sleep 30", NULL, NULL, err, sizeof err), "%s", err);
+    close(a.to_child); /* cat's input ends: it exits, its output ends */
+    a.to_child = -1;
+    int r = child_read(&a, wait_ms(10000), err, sizeof err);
+    child_stop(&b, 0);
+    child_stop(&a, 0);
+    child_free(&a), child_free(&b);
+    ck_assert_msg(r == LR_EOF, "cat's output did not end (%d): a later child holds its input pipe", r);
+}
+END_TEST
+
 /* The manager binary end to end: a short match and its report. */
 START_TEST(test_manager_binary) {
     const char *mgr = getenv("QUINTO_MANAGER"), *fk = getenv("QUINTO_FAKE");
@@ -930,6 +949,7 @@ Suite *suite_manager(void) {
     tcase_add_test(tc, test_records);
     tcase_add_test(tc, test_statistics);
     tcase_add_test(tc, test_openings_files);
+    tcase_add_test(tc, test_spawn_pipes_private);
     tcase_add_test(tc, test_manager_binary);
     tcase_add_test(tc, test_manager_interrupt);
     tcase_add_test(tc, test_review_parsing);

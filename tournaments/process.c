@@ -154,13 +154,23 @@ bool child_spawn(Child *c, const char *command, const char *dir, const char *std
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, ignore_sigpipe);
     memset(c, 0, sizeof *c);
+    /* Every pipe end is close-on-exec, set before any other thread can fork:
+     * a brain started by a concurrent game must not inherit this brain's
+     * pipes (holding its output's write end open, it would hide this brain's
+     * exit, and a crash would be judged a time loss). */
+    static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
     int in[2], out[2], status_pipe[2];
+    pthread_mutex_lock(&spawn_lock);
     if (pipe(in) || pipe(out) || pipe(status_pipe)) {
+        pthread_mutex_unlock(&spawn_lock);
         snprintf(err, errcap, "pipe: %s", strerror(errno));
         return false;
     }
-    fcntl(status_pipe[1], F_SETFD, FD_CLOEXEC);
+    int ends[6] = {in[0], in[1], out[0], out[1], status_pipe[0], status_pipe[1]};
+    for (int i = 0; i < 6; i++)
+        fcntl(ends[i], F_SETFD, FD_CLOEXEC);
     pid_t pid = fork();
+    pthread_mutex_unlock(&spawn_lock); /* the child does not use it: it execs or exits */
     if (pid < 0) {
         snprintf(err, errcap, "fork: %s", strerror(errno));
         return false;
@@ -170,6 +180,7 @@ bool child_spawn(Child *c, const char *command, const char *dir, const char *std
         signal(SIGPIPE, SIG_DFL);
         dup2(in[0], 0);
         dup2(out[1], 1);
+        fcntl(0, F_SETFD, 0), fcntl(1, F_SETFD, 0); /* the brain's stdin and stdout stay */
         int e = open(stderr_path ? stderr_path : "/dev/null", O_WRONLY | O_CREAT | O_APPEND, 0644);
         if (e >= 0)
             dup2(e, 2);
