@@ -161,7 +161,8 @@ static int build_root(SearchThread *t) {
     ScoredMove *list = malloc(sizeof(ScoredMove) * (size_t)(b->cand_count + 1));
     if (!list)
         return t->root_count = 0;
-    OrderCtx oc = {&t->hist, t->stack[0].killer, t->off, &t->marks, t->scratch};
+    /* every move at the root: the four-three defences are a heuristic set */
+    OrderCtx oc = {&t->hist, t->stack[0].killer, t->off | FEAT_DEFEND43, &t->marks, t->scratch};
     PickStage mode;
     int n = movepick_generate(p, &oc, list, b->cand_count + 1, MOVE_NONE, &mode);
     if (n < 0) {

@@ -146,6 +146,94 @@ int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
     return n;
 }
 
+/* colour, to move, plays its four-three point c. True when that wins in
+ * five: the one block of its four (*five) makes no four of the opponent's
+ * (or is forbidden to it), and its three is real (renju black: the open four
+ * it threatens is not forbidden). The block cannot touch the three: it lies
+ * on the four's line, which meets the three's only at c. */
+static bool four_three_wins(Pos *p, Move c, int colour, Move *five) {
+    int o = opponent(colour);
+    pos_play(p, c);
+    Move f = MOVE_NONE, x;
+    bool wins = find_fives(p, colour, &f, 1) == 1 && !makes_four(p, f, o) &&
+                (p->rule != RULE_RENJU || colour == WHITE || find_flex4(p, colour, &x, 1));
+    pos_undo(p);
+    if (five)
+        *five = f;
+    return wins;
+}
+
+/* colour's four-three points, at most max (collected before any is played:
+ * playing reorders the candidates). */
+static int four_three_points(const Pos *p, int colour, Move *out, int max) {
+    const Board *b = &p->b;
+    int n = 0, have = pos_count(p, colour, P4_BLOCK4_FLEX3);
+    if (have < max)
+        max = have;
+    for (int i = 0; i < b->cand_count && n < max; i++)
+        if (p->c[b->cand[i]].p4[colour - 1] == P4_BLOCK4_FLEX3)
+            out[n++] = b->cand[i];
+    return n;
+}
+
+int gen_four_three_defences(Pos *p, Marks *mk, ScoredMove *out, int cap) {
+    Board *b = &p->b;
+    int s = b->side, o = opponent(s), n = 0;
+    Move pts[8], x = MOVE_NONE, y = MOVE_NONE;
+    int k = four_three_points(p, o, pts, 8);
+    pos_pass(p);
+    for (int i = 0; i < k && x == MOVE_NONE; i++) {
+        Move f = MOVE_NONE;
+        /* real for the threat's sake: the three makes an open four (a block
+         * that is a four of ours is met below, by the counter-four cells) */
+        pos_play(p, pts[i]);
+        Move t;
+        bool real = find_fives(p, o, &f, 1) == 1 &&
+                    (p->rule != RULE_RENJU || o == WHITE || find_flex4(p, o, &t, 1));
+        pos_undo(p);
+        if (real)
+            x = pts[i], y = f;
+    }
+    pos_undo(p);
+    /* none, or our forced block would itself be a four: no direct defence */
+    if (x == MOVE_NONE || makes_four(p, y, s))
+        return 0;
+    marks_next(mk);
+    for (int i = 0; i < b->cand_count && n < cap; i++) {
+        Move c = b->cand[i];
+        if (makes_four(p, c, s)) {
+            mk->mark[c] = mk->gen;
+            out[n].m = c;
+            out[n++].score = DEFENCE_OWN_FOUR + eval_move_score(p, c, s);
+        }
+    }
+    /* the cells within four of the point and of its four's five point, on
+     * every line: a move there defends when afterwards the point is no
+     * four-three, or our block of the four would make a four of ours */
+    Move centre[2] = {x, y};
+    for (int ci = 0; ci < 2; ci++)
+        for (int d = 0; d < DIR_COUNT; d++)
+            for (int j = -4; j <= 4; j++) {
+                int c = centre[ci] + j * b->dir[d];
+                if ((j == 0 && ci == 1) || b->cell[c] != EMPTY || mk->mark[c] == mk->gen)
+                    continue;
+                mk->mark[c] = mk->gen;
+                if (!move_legal(p, (Move)c, s))
+                    continue;
+                bool ok = c == x;
+                if (!ok) {
+                    pos_play(p, (Move)c);
+                    ok = pos_p4(p, x, o) < P4_BLOCK4_FLEX3 || (c != y && makes_four(p, y, s));
+                    pos_undo(p);
+                }
+                if (ok && n < cap) {
+                    out[n].m = (Move)c;
+                    out[n++].score = DEFENCE_BLOCK + eval_move_score(p, (Move)c, s);
+                }
+            }
+    return n;
+}
+
 int32_t quick_result(Pos *p, int ply, bool win5) {
     int s = p->b.side, o = opponent(s);
     if (pos_count(p, s, P4_FIVE))
@@ -165,6 +253,16 @@ int32_t quick_result(Pos *p, int ply, bool win5) {
     if (win5 && (pos_count(p, s, P4_BLOCK4_FLEX3) || pos_count(p, s, P4_FLEX3_2X)) &&
         (p->rule != RULE_RENJU || s == WHITE) && !four_cells(p, o) && !pos_count(p, o, P4_FLEX4))
         return VALUE_MATE - ply - 5;
+    /* a four-three whose block makes no four of the opponent's wins in five
+     * too, whatever fours it has elsewhere: the block is forced, then the
+     * open four comes first (Rapfi's probe) */
+    if (win5 && pos_count(p, s, P4_BLOCK4_FLEX3)) {
+        Move pts[8];
+        int k = four_three_points(p, s, pts, 8);
+        for (int i = 0; i < k; i++)
+            if (four_three_wins(p, pts[i], s, NULL))
+                return VALUE_MATE - ply - 5;
+    }
     return VALUE_NONE;
 }
 

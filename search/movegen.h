@@ -75,10 +75,21 @@ int gen_threats(Pos *p, int colour, bool threes, ScoredMove *out, int cap);
  * false when there were more (a solver cannot then prove a win). */
 int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete);
 
+/* The defences of the side to move against the opponent's four-three point
+ * (a four and an open three at once: a win in five), Rapfi's rule: for the
+ * first real such point, the point itself, the cells within four of it and of
+ * its four's five point after which it is no four-three or our forced block
+ * would make a four of ours, and all our fours. 0 when the opponent has no
+ * real four-three point or our block of its four is already a four (no direct
+ * defence is needed); at most cap. A heuristic set, not a proof: the search
+ * uses it to prune, never to claim a loss. */
+int gen_four_three_defences(Pos *p, Marks *mk, ScoredMove *out, int cap);
+
 /* What the threat counters prove at once for the side to move at ply: a
  * mate value, or VALUE_NONE (search on). With win5, a four-three or three-
  * three that the opponent cannot meet with a four of its own counts as a win
- * in five. */
+ * in five, and so does a four-three whose forced block is no four of the
+ * opponent's (each four-three point played and undone). */
 int32_t quick_result(Pos *p, int ply, bool win5);
 
 /* Move the best-scored of list[i..n) to list[i] (ties: lower cell first). */

@@ -26,6 +26,9 @@ int movepick_generate(Pos *p, const OrderCtx *oc, ScoredMove *out, int cap, Move
         n = gen_defences(p, oc->marks, all, BOARD_MAX_CELLS, &complete);
         if (n == 0)
             return -1;
+    } else if (!(oc->off & FEAT_DEFEND43) && pos_count(p, o, P4_BLOCK4_FLEX3) &&
+               (n = gen_four_three_defences(p, oc->marks, all, BOARD_MAX_CELLS)) > 0) {
+        *mode = STAGE_DEFENCES;
     } else {
         bool hist = oc->hist && !(oc->off & FEAT_HISTORY);
         const Move *k = oc->off & FEAT_KILLERS ? NULL : oc->killers;

@@ -3,7 +3,8 @@
  * A picker hands out a node's moves one at a time, best first, in stages:
  *   STAGE_FORCED    the opponent has a five: its block, alone;
  *   STAGE_DEFENCES  the opponent has an open-four point (an open three): only
- *                   the moves that leave it none, and our own fours;
+ *                   the moves that leave it none, and our own fours; or a
+ *                   four-three point: its defences (gen_four_three_defences);
  *   STAGE_TT        the transposition-table move, first of what follows;
  *   STAGE_QUIET     every other candidate, by move score, history and
  *                   killers, at most `cap` of them;

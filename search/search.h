@@ -43,7 +43,8 @@ enum {
     FEAT_QUICKWIN5 = 1 << 11,   /* four-three / three-three wins in the quick check */
     FEAT_SINGULAR = 1 << 12,    /* singular extension of the TT move (and its multi-cut) */
     FEAT_QTT = 1 << 13,         /* the transposition table in the quiescence */
-    FEAT_ALL = (1 << 14) - 1,
+    FEAT_DEFEND43 = 1 << 14,    /* only the defences against a four-three point (not at the root) */
+    FEAT_ALL = (1 << 15) - 1,
 };
 
 typedef struct SearchLimits {

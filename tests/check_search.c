@@ -284,6 +284,106 @@ static int solve_file(const char *file, int limit, bool vct, int *count) {
     return solved;
 }
 
+/* A VCF of the side to move within depth own fours (the solver alone). */
+static bool has_vcf(Pos *p, SolverSpace *sp, int depth) {
+    ThreatCtx c;
+    threat_ctx_init(&c, p, &sp->marks, sp->fail);
+    c.budget = 200000;
+    Move m;
+    return vcf_solve(&c, depth, &m);
+}
+
+/* The four-three rules, against the VCF solver in random games of every
+ * rule: every four-three win in five that quick_result claims is a VCF, also
+ * where the opponent has fours of its own (the probe); and every move that
+ * gen_four_three_defences leaves out (not a four of ours) lets the opponent
+ * win by fours. */
+/* One position of test_four_three_rules. */
+static void check_four_three(Pos *p, SolverSpace *sp, ScoredMove *list, Move *cells, int *claims,
+                             int *probed, int *defended, int *left_out) {
+    int s = p->b.side, o = opponent(s);
+    const char *rule = rule_name(p->rule);
+    /* (a three-three's win is no VCF: those are left out) */
+    if (!pos_count(p, s, P4_FLEX3_2X) && quick_result(p, 0, true) == VALUE_MATE - 5) {
+        (*claims)++;
+        *probed += four_cells(p, o) > 0 || (p->rule == RULE_RENJU && s == BLACK);
+        ck_assert_msg(has_vcf(p, sp, 4), "%s: a four-three win in five that is no VCF", rule);
+    }
+    int n = gen_four_three_defences(p, &sp->marks, list, BOARD_MAX_CELLS);
+    if (n == 0)
+        return;
+    (*defended)++;
+    int k = 0;
+    for (int i = 0; i < p->b.cand_count; i++)
+        cells[k++] = p->b.cand[i];
+    for (int i = 0; i < k; i++) {
+        Move m = cells[i];
+        bool listed = false;
+        for (int j = 0; j < n; j++)
+            listed |= list[j].m == m;
+        if (listed || !move_legal(p, m, s))
+            continue;
+        ck_assert(!makes_four(p, m, s));
+        (*left_out)++;
+        pos_play(p, m);
+        ck_assert_msg(has_vcf(p, sp, 4), "%s: %d,%d left out, and it holds", rule, board_x(&p->b, m),
+                      board_y(&p->b, m));
+        pos_undo(p);
+    }
+}
+
+START_TEST(test_four_three_rules) {
+    unsigned long long seed = 4343;
+    SolverSpace *sp = calloc(1, sizeof *sp);
+    ScoredMove *list = malloc(sizeof(ScoredMove) * BOARD_MAX_CELLS);
+    Move cells[BOARD_MAX_CELLS];
+    int claims = 0, probed = 0, defended = 0, left_out = 0;
+    for (int r = 0; r < 5; r++)
+        for (int g = 0; g < 60; g++) {
+            Pos *p = pos_new(15, all_rules[r]);
+            /* every position of a game of plausible moves in which fours
+             * are blocked, until a side can make five or an open four */
+            for (;;) {
+                int s = p->b.side, o = opponent(s);
+                Move f;
+                if (p->b.stones >= 90 || pos_count(p, s, P4_FIVE) || find_flex4(p, s, &f, 1))
+                    break;
+                int ft = five_threat(p, o, &f);
+                if (ft == FIVE_UNSTOPPABLE)
+                    break;
+                if (ft == FIVE_BLOCKABLE) {
+                    pos_play(p, f);
+                    continue;
+                }
+                ScoredMove l[BOARD_MAX_CELLS];
+                int n = 0;
+                if (find_flex4(p, o, &f, 1)) { /* open threes are defended too */
+                    bool complete;
+                    n = gen_defences(p, &sp->marks, l, BOARD_MAX_CELLS, &complete);
+                } else {
+                    if (p->b.stones >= 8)
+                        check_four_three(p, sp, list, cells, &claims, &probed, &defended, &left_out);
+                    for (int i = 0; i < p->b.cand_count; i++)
+                        if (move_legal(p, p->b.cand[i], s))
+                            l[n++] = (ScoredMove){p->b.cand[i], eval_move_score(p, p->b.cand[i], s)};
+                }
+                if (p->b.stones == 0)
+                    l[n++] = (ScoredMove){board_move_at(&p->b, 7, 7), 0};
+                if (n == 0)
+                    break;
+                sort_moves(l, n);
+                pos_play(p, l[test_rand(&seed) % (unsigned)(n < 5 ? n : 5)].m);
+            }
+            free(p);
+        }
+    ck_assert_msg(probed >= 10 && defended >= 20 && left_out >= 200,
+                  "too few cases: %d claims (%d probed), %d positions to defend, %d moves left out",
+                  claims, probed, defended, left_out);
+    free(list);
+    free(sp);
+}
+END_TEST
+
 START_TEST(test_vcf_puzzles) {
     int n, solved = solve_file("puzzles/lfz084_has_vcf_15x15.txt", 400, false, &n);
     /* the engine solves 99.8% of the whole set at 1 s a move; the bare solver
@@ -398,6 +498,32 @@ START_TEST(test_picker_stages) {
         k++;
     }
     ck_assert_int_eq(k, n);
+
+    /* a four-three point (black 8,5: a four on row 5, an open three on
+     * column 8): its defences only, our fours among them */
+    ck_assert(pos_init(p, 15, 15, RULE_FREESTYLE));
+    pos_moves(p, "5,5 4,5 6,5 0,0 7,5 0,14 8,6 14,0 8,7");
+    ck_assert(pos_p4(p, board_move_at(&p->b, 8, 5), BLACK) == P4_BLOCK4_FLEX3);
+    n = picker_init(&mp, buf, MAX_GEN, p, &oc, MOVE_NONE);
+    ck_assert_int_gt(n, 2);
+    ck_assert_int_lt(n, 20);
+    bool point = false;
+    while ((m = picker_next(&mp)) != MOVE_NONE) {
+        ck_assert(mp.stage == STAGE_DEFENCES);
+        if (m == board_move_at(&p->b, 8, 5)) {
+            point = true;
+            continue;
+        }
+        pos_play(p, m);
+        ck_assert_msg(pos_p4(p, board_move_at(&p->b, 8, 5), BLACK) < P4_BLOCK4_FLEX3,
+                      "%d,%d leaves the four-three", board_x(&p->b, m), board_y(&p->b, m));
+        pos_undo(p);
+    }
+    ck_assert(point);
+    /* switched off: every candidate */
+    OrderCtx all = oc;
+    all.off |= FEAT_DEFEND43;
+    ck_assert_int_eq(picker_init(&mp, buf, MAX_GEN, p, &all, MOVE_NONE), p->b.cand_count);
 
     /* quiet: the TT move alone (nothing else generated yet), then every
      * other legal candidate, best first */
@@ -893,6 +1019,7 @@ Suite *suite_search(void) {
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_threat_tests_brute_force);
     tcase_add_test(tc, test_defences_brute_force);
+    tcase_add_test(tc, test_four_three_rules);
     tcase_add_test(tc, test_vcf_puzzles);
     tcase_add_test(tc, test_vct_puzzles);
     tcase_add_test(tc, test_no_false_wins);
