@@ -95,6 +95,7 @@ static void generate_rest(MovePicker *mp) {
             break;
         }
     mp->n = 1 + (n > 0 ? n : 0);
+    mp->mode = mode; /* the rest may be the defences of a four-three */
     mp->pending = false;
 }
 

@@ -520,6 +520,14 @@ START_TEST(test_picker_stages) {
         pos_undo(p);
     }
     ck_assert(point);
+    /* a TT move that is no defence goes first; the defences follow */
+    Move far = board_move_at(&p->b, 3, 9);
+    ck_assert(p->b.cell[far] == EMPTY && board_is_candidate(&p->b, far));
+    ck_assert_int_eq(picker_init(&mp, buf, MAX_GEN, p, &oc, far), 1);
+    ck_assert(picker_next(&mp) == far && mp.stage == STAGE_TT);
+    for (k = 0; (m = picker_next(&mp)) != MOVE_NONE; k++)
+        ck_assert(mp.stage == STAGE_DEFENCES && m != far);
+    ck_assert_int_eq(k, n);
     /* switched off: every candidate */
     OrderCtx all = oc;
     all.off |= FEAT_DEFEND43;
