@@ -146,21 +146,21 @@ int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
     return n;
 }
 
-/* colour, to move, plays its four-three point c. True when that wins in
- * five: the one block of its four (*five) makes no four of the opponent's
- * (or is forbidden to it), and its three is real (renju black: the open four
- * it threatens is not forbidden). The block cannot touch the three: it lies
- * on the four's line, which meets the three's only at c. */
-static bool four_three_wins(Pos *p, Move c, int colour, Move *five) {
-    int o = opponent(colour);
+/* colour, to move, plays its four-three point c: true when its four leaves
+ * one five point (*five), its three is real (renju black: the open four it
+ * threatens is not forbidden), and, with block_free, the forced block makes
+ * no four of the opponent's (or is forbidden to it): then it wins in five.
+ * The block cannot touch the three: it lies on the four's line, which meets
+ * the three's only at c. */
+static bool four_three_probe(Pos *p, Move c, int colour, bool block_free, Move *five) {
     pos_play(p, c);
     Move f = MOVE_NONE, x;
-    bool wins = find_fives(p, colour, &f, 1) == 1 && !makes_four(p, f, o) &&
-                (p->rule != RULE_RENJU || colour == WHITE || find_flex4(p, colour, &x, 1));
+    bool ok = find_fives(p, colour, &f, 1) == 1 &&
+              (p->rule != RULE_RENJU || colour == WHITE || find_flex4(p, colour, &x, 1)) &&
+              (!block_free || !makes_four(p, f, opponent(colour)));
     pos_undo(p);
-    if (five)
-        *five = f;
-    return wins;
+    *five = f;
+    return ok;
 }
 
 /* colour's four-three points, at most max (collected before any is played:
@@ -181,19 +181,12 @@ int gen_four_three_defences(Pos *p, Marks *mk, ScoredMove *out, int cap) {
     int s = b->side, o = opponent(s), n = 0;
     Move pts[8], x = MOVE_NONE, y = MOVE_NONE;
     int k = four_three_points(p, o, pts, 8);
+    /* the first real one (a block that is a four of ours is met below, by
+     * the counter-four cells) */
     pos_pass(p);
-    for (int i = 0; i < k && x == MOVE_NONE; i++) {
-        Move f = MOVE_NONE;
-        /* real for the threat's sake: the three makes an open four (a block
-         * that is a four of ours is met below, by the counter-four cells) */
-        pos_play(p, pts[i]);
-        Move t;
-        bool real = find_fives(p, o, &f, 1) == 1 &&
-                    (p->rule != RULE_RENJU || o == WHITE || find_flex4(p, o, &t, 1));
-        pos_undo(p);
-        if (real)
-            x = pts[i], y = f;
-    }
+    for (int i = 0; i < k && x == MOVE_NONE; i++)
+        if (four_three_probe(p, pts[i], o, false, &y))
+            x = pts[i];
     pos_undo(p);
     /* none, or our forced block would itself be a four: no direct defence */
     if (x == MOVE_NONE || makes_four(p, y, s))
@@ -259,8 +252,9 @@ int32_t quick_result(Pos *p, int ply, bool win5) {
     if (win5 && pos_count(p, s, P4_BLOCK4_FLEX3)) {
         Move pts[8];
         int k = four_three_points(p, s, pts, 8);
+        Move five;
         for (int i = 0; i < k; i++)
-            if (four_three_wins(p, pts[i], s, NULL))
+            if (four_three_probe(p, pts[i], s, true, &five))
                 return VALUE_MATE - ply - 5;
     }
     return VALUE_NONE;
