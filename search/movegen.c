@@ -94,9 +94,11 @@ int gen_threats(Pos *p, int colour, bool threes, ScoredMove *out, int cap) {
     return n;
 }
 
-int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
-    Board *b = &p->b;
-    int s = b->side, o = opponent(s), n = 0;
+/* A defence list's first part: the side to move's fours, marked (new marks),
+ * scored first; at most cap, *complete false when there were more. */
+static int own_fours_first(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
+    const Board *b = &p->b;
+    int s = b->side, n = 0;
     *complete = true;
     marks_next(mk);
     for (int i = 0; i < b->cand_count; i++) {
@@ -111,6 +113,13 @@ int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
             out[n++].score = DEFENCE_OWN_FOUR + eval_move_score(p, c, s);
         }
     }
+    return n;
+}
+
+int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
+    Board *b = &p->b;
+    int s = b->side, o = opponent(s);
+    int n = own_fours_first(p, mk, out, cap, complete);
     /* the threat points first: playing and undoing below reorders b->cand */
     Move threat[64];
     int threats = find_flex4(p, o, threat, 64);
@@ -178,7 +187,7 @@ static int four_three_points(const Pos *p, int colour, Move *out, int max) {
 
 int gen_four_three_defences(Pos *p, Marks *mk, ScoredMove *out, int cap) {
     Board *b = &p->b;
-    int s = b->side, o = opponent(s), n = 0;
+    int s = b->side, o = opponent(s);
     Move pts[8], x = MOVE_NONE, y = MOVE_NONE;
     int k = four_three_points(p, o, pts, 8);
     /* the first real one (a block that is a four of ours is met below, by
@@ -191,24 +200,18 @@ int gen_four_three_defences(Pos *p, Marks *mk, ScoredMove *out, int cap) {
     /* none, or our forced block would itself be a four: no direct defence */
     if (x == MOVE_NONE || makes_four(p, y, s))
         return 0;
-    marks_next(mk);
-    for (int i = 0; i < b->cand_count && n < cap; i++) {
-        Move c = b->cand[i];
-        if (makes_four(p, c, s)) {
-            mk->mark[c] = mk->gen;
-            out[n].m = c;
-            out[n++].score = DEFENCE_OWN_FOUR + eval_move_score(p, c, s);
-        }
-    }
+    bool complete;
+    int n = own_fours_first(p, mk, out, cap, &complete);
     /* the cells within four of the point and of its four's five point, on
-     * every line: a move there defends when afterwards the point is no
-     * four-three, or our block of the four would make a four of ours */
+     * every line (the five point itself is on a line through the point): a
+     * move there defends when afterwards the point is no four-three, or our
+     * block of the four would make a four of ours */
     Move centre[2] = {x, y};
     for (int ci = 0; ci < 2; ci++)
         for (int d = 0; d < DIR_COUNT; d++)
             for (int j = -4; j <= 4; j++) {
                 int c = centre[ci] + j * b->dir[d];
-                if ((j == 0 && ci == 1) || b->cell[c] != EMPTY || mk->mark[c] == mk->gen)
+                if (b->cell[c] != EMPTY || mk->mark[c] == mk->gen)
                     continue;
                 mk->mark[c] = mk->gen;
                 if (!move_legal(p, (Move)c, s))
