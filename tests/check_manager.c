@@ -464,6 +464,13 @@ START_TEST(test_review_game) {
     ck_assert_msg(strstr(out, "black: none"), "%s", out);
     ck_assert_msg(strstr(out, "white: move 2 a15"), "%s", out);
     ck_assert_msg(strstr(out, "Evaluation over the game"), "%s", out);
+    /* a judge that loses what arrives just after its answer (as Rapfi
+     * does): every position is still asked whole, none goes unanswered */
+    const char *fk = getenv("QUINTO_FAKE");
+    ck_assert(fk);
+    st = run_manager(out, sizeof out, "review %s -engine cmd='%s racy' -tc 100", tmp("blunder.txt"), fk);
+    ck_assert_msg(st == 0, "%s", out);
+    ck_assert_msg(strstr(out, "First decisive mistake"), "%s", out);
     /* a file that is no game: a message, exit 2 */
     f = fopen(tmp("nogame.txt"), "w");
     fprintf(f, "hello\n");

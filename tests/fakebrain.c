@@ -189,6 +189,7 @@ int main(int argc, char **argv) {
                 }
             }
             move();
+            drop_if_racy();
         } else if (!strncmp(line, "END", 3)) {
             return 0;
         } else if (!strncmp(line, "ABOUT", 5)) {

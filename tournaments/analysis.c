@@ -233,6 +233,8 @@ static bool read_answer(Child *c, int64_t wait_ms, char *out, size_t cap, int *s
             return false;
         Reply rep;
         codec_parse_reply(child_line(c), &rep);
+        if (rep.kind == REPLY_ABOUT)
+            continue; /* a late answer to settle()'s ABOUT */
         if (rep.kind == REPLY_MESSAGE || rep.kind == REPLY_DEBUG) {
             const char *ev = strstr(rep.text, " ev ");
             if (!ev && !strncmp(rep.text, "ev ", 3))
@@ -244,6 +246,31 @@ static bool read_answer(Child *c, int64_t wait_ms, char *out, size_t cap, int *s
         }
         snprintf(out, cap, "%.200s", child_line(c));
         return true;
+    }
+}
+
+/* Wait until the brain reads commands again after an answer: some (Rapfi)
+ * drop what arrives while they still count themselves thinking, just after
+ * printing their move, so the next BOARD would be lost in part. ABOUT until
+ * one is answered (about 10 s at most); a late answer is skipped by
+ * read_answer. */
+static void settle(Child *c) {
+    for (int i = 0; i < 200; i++) {
+        child_send(c, "ABOUT");
+        int64_t deadline = now_ms() + 50;
+        for (;;) {
+            char err[128];
+            int64_t left = deadline - now_ms();
+            int r = child_read(c, left > 0 ? (int)left : 0, err, sizeof err);
+            if (r == LR_BAD)
+                continue;
+            if (r != LR_LINE)
+                break;
+            Reply rep;
+            codec_parse_reply(child_line(c), &rep);
+            if (rep.kind == REPLY_ABOUT)
+                return;
+        }
     }
 }
 
@@ -263,6 +290,7 @@ static bool ask(Child *c, const Record *g, int stones, int64_t turn_ms, Verdict 
     codec_parse_reply(line, &rep);
     if (rep.kind == REPLY_MOVE)
         v->x = rep.x, v->y = rep.y;
+    settle(c);
     /* an ERROR (a finished game, say) is an answer too: no verdict */
     return rep.kind == REPLY_MOVE || rep.kind == REPLY_ERROR;
 }
@@ -511,6 +539,7 @@ int balance_openings_run(const BalanceConfig *cfg) {
             brain_close(&c);
             return 1;
         }
+        settle(&c);
         int xs[3] = {x0, rep.xs[0], rep.xs[1]}, ys[3] = {y0, rep.ys[0], rep.ys[1]};
         bool dup = false;
         for (int k = 0; k < made && k < 1024 && !dup; k++)
@@ -529,6 +558,7 @@ int balance_openings_run(const BalanceConfig *cfg) {
             brain_close(&c);
             return 1;
         }
+        settle(&c);
         int black = -score; /* the search scored it for white, to move */
         int a = abs(black);
         fprintf(cfg->log, "opening %d: %d,%d %d,%d %d,%d  depth %d ev %+d (black's view)%s\n", made + 1,
