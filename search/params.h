@@ -7,9 +7,9 @@ enum {
     /* ---- move generation and ordering (movegen.c, movepick.c) ---- */
     MAX_GEN = 512,                /* moves a node keeps (the best by score) */
     ORDER_SCORE_MUL = 8,          /* eval_move_score weight in the quiet order */
-    ORDER_HISTORY_DIV = 256,      /* history / this is added to it */
-    ORDER_KILLER1 = 90,           /* first killer bonus */
-    ORDER_KILLER2 = 60,           /* second killer bonus */
+    ORDER_HISTORY_DIV = 32,       /* history / this is added to it */
+    ORDER_KILLER1 = 720,          /* first killer bonus */
+    ORDER_KILLER2 = 480,          /* second killer bonus */
     DEFENCE_OWN_FOUR = 100000,    /* defence list: our own fours first */
     DEFENCE_BLOCK = 50000,        /* then the cells that stop every open-four point */
     THREAT_CLASS_MUL = 1000,      /* solvers order by threat class, then move score */
