@@ -217,12 +217,9 @@ typedef struct {
     int x, y;    /* the judge's move, -1 if none */
 } Verdict;
 
-/* Read replies until one that is not MESSAGE/DEBUG: its text in out, the
- * last score a MESSAGE gave ("... ev SCORE ...") in *score (*known). False if
- * the brain fails (silence past wait_ms, exit). */
-static bool read_answer(Child *c, int64_t wait_ms, char *out, size_t cap, int *score, bool *known) {
-    int64_t deadline = now_ms() + wait_ms;
-    *known = false;
+/* The next parsed line from the brain before the deadline (ms, now_ms()
+ * clock); false on silence until then or its exit. */
+static bool next_reply(Child *c, int64_t deadline, Reply *rep) {
     for (;;) {
         char err[128];
         int64_t left = deadline - now_ms();
@@ -231,8 +228,19 @@ static bool read_answer(Child *c, int64_t wait_ms, char *out, size_t cap, int *s
             continue;
         if (r != LR_LINE)
             return false;
-        Reply rep;
-        codec_parse_reply(child_line(c), &rep);
+        codec_parse_reply(child_line(c), rep);
+        return true;
+    }
+}
+
+/* Read replies until one that is not MESSAGE/DEBUG: its text in out, the
+ * last score a MESSAGE gave ("... ev SCORE ...") in *score (*known). False if
+ * the brain fails (silence past wait_ms, exit). */
+static bool read_answer(Child *c, int64_t wait_ms, char *out, size_t cap, int *score, bool *known) {
+    int64_t deadline = now_ms() + wait_ms;
+    *known = false;
+    Reply rep;
+    while (next_reply(c, deadline, &rep)) {
         if (rep.kind == REPLY_ABOUT)
             continue; /* a late answer to settle()'s ABOUT */
         if (rep.kind == REPLY_MESSAGE || rep.kind == REPLY_DEBUG) {
@@ -247,6 +255,7 @@ static bool read_answer(Child *c, int64_t wait_ms, char *out, size_t cap, int *s
         snprintf(out, cap, "%.200s", child_line(c));
         return true;
     }
+    return false;
 }
 
 /* Wait until the brain reads commands again after an answer: some (Rapfi)
@@ -258,19 +267,10 @@ static void settle(Child *c) {
     for (int i = 0; i < 200; i++) {
         child_send(c, "ABOUT");
         int64_t deadline = now_ms() + 50;
-        for (;;) {
-            char err[128];
-            int64_t left = deadline - now_ms();
-            int r = child_read(c, left > 0 ? (int)left : 0, err, sizeof err);
-            if (r == LR_BAD)
-                continue;
-            if (r != LR_LINE)
-                break;
-            Reply rep;
-            codec_parse_reply(child_line(c), &rep);
+        Reply rep;
+        while (next_reply(c, deadline, &rep))
             if (rep.kind == REPLY_ABOUT)
                 return;
-        }
     }
 }
 
