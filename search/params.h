@@ -65,7 +65,7 @@ enum {
     MEMORY_THREAD_EXTRA_MIB = 1,  /* per thread, beside its SearchThread */
     MEMORY_SLACK_DIV = 10,        /* a tenth of the rest is left to allocator slack */
     HASH_DEFAULT_MIB = 256,       /* without a memory limit */
-    TT_KIB_PER_MS = 128,          /* table a millisecond of a move can use (no hash_size given) */
+    TT_KIB_PER_MS = 32,           /* table a millisecond of a move can use (no hash_size given) */
     TT_PACE_MIN_MIB = 16,         /* the least table the pace gives */
     THREAD_STACK_MIB = 16,        /* stack of every search thread */
 };

@@ -770,10 +770,11 @@ START_TEST(test_table_kept_between_searches) {
     }
     ck_assert_uint_le(tt_bytes(&e->tt), 40u << 20);
     ck_assert_uint_ge(tt_bytes(&e->tt), 20u << 20);
-    /* 200 ms a move: 25 600 KiB, rounded up to 32 MiB; 1 s: 128 MiB; no more than the memory allows */
+    /* 32 KiB a millisecond: 200 ms a move 6 400 KiB, the least, 16 MiB; 1 s 32 MiB;
+     * 5 s 160 000 KiB, rounded up to 256 MiB; no more than the memory allows */
     engine_set_memory(e, 0, 0);
     static const struct { int64_t turn, match; uint64_t mib; } pace[] = {
-        {200, 0, 32}, {1000, 0, 128}, {1000, 6000, 32}, {0, 0, 16}, {-1, 0, HASH_DEFAULT_MIB}};
+        {200, 0, 16}, {1000, 0, 32}, {5000, 0, 256}, {5000, 60000, 64}, {0, 0, 16}, {-1, 0, HASH_DEFAULT_MIB}};
     for (size_t i = 0; i < sizeof pace / sizeof pace[0]; i++) {
         l.turn_ms = pace[i].turn;
         l.match_ms = pace[i].match;
@@ -784,10 +785,11 @@ START_TEST(test_table_kept_between_searches) {
                       tt_bytes(&e->tt));
     }
     engine_set_memory(e, 100u << 20, 0);
-    l.turn_ms = 1000, l.match_ms = 0;
+    l.turn_ms = 5000, l.match_ms = 0;
+    l.max_depth = 1;
     engine_arm(e);
     engine_think(e, p, &l, NULL, NULL, NULL);
-    /* the memory limit (100 MiB less the reserve) is below the pace's 128 MiB */
+    /* the memory limit (100 MiB less the reserve) is below the pace's 256 MiB */
     ck_assert_uint_eq(tt_bytes(&e->tt), engine_hash_bytes(e));
     ck_assert_uint_lt(tt_bytes(&e->tt), 100u << 20);
     ck_assert_uint_gt(tt_bytes(&e->tt), 64u << 20);
