@@ -36,13 +36,16 @@ def field(words, key):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description="Which forced wins of a positions file a brain proves, and how fast.")
     ap.add_argument("brain")
     ap.add_argument("positions")
     ap.add_argument("--dir", default=None, help="working directory of the brain")
     ap.add_argument("--ms", type=int, default=1000, help="turn time (default 1000)")
     ap.add_argument("--info", action="append", default=[], help="extra INFO KEY=VALUE")
     a = ap.parse_args()
+    for kv in a.info:
+        if "=" not in kv:
+            ap.error(f"--info {kv!r}: KEY=VALUE expected")
 
     lines = []
     for raw in open(a.positions):
