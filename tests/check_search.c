@@ -786,7 +786,6 @@ START_TEST(test_table_kept_between_searches) {
     }
     engine_set_memory(e, 100u << 20, 0);
     l.turn_ms = 5000, l.match_ms = 0;
-    l.max_depth = 1;
     engine_arm(e);
     engine_think(e, p, &l, NULL, NULL, NULL);
     /* the memory limit (100 MiB less the reserve) is below the pace's 256 MiB */
