@@ -17,17 +17,6 @@ import sys
 
 from gomocup import RULES, Brain
 
-NUM = re.compile(r"^(\d+(?:\.\d+)?)([KMG]?)$")
-
-
-def number(text):
-    """Quinto prints nodes as digits, Rapfi as 33K or 1.2M."""
-    m = NUM.match(text or "")
-    if not m:
-        return None
-    return int(float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}[m.group(2)])
-
-
 def field(words, key):
     for i, w in enumerate(words[:-1]):
         if w == key:
@@ -85,8 +74,8 @@ def main():
         brain.settle()
         if first:
             proved += 1
-            tm = number(field(first, "tm"))
-            times.append(tm if tm is not None else a.ms)
+            tm = field(first, "tm") or ""
+            times.append(int(tm) if tm.isdigit() else a.ms)
             print(f"{len(moves):3d} stones  {expect:5s}  proved {field(first, 'ev'):5s} at "
                   f"{field(first, 'tm')} ms, {field(first, 'n')} nodes, depth {field(first, 'depth')}"
                   f"  -> {line}", flush=True)
