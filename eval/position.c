@@ -52,20 +52,38 @@ static inline void cell_derive(Pos *p, int m) {
  * the undo frame f (if any). */
 static inline void cell_update(Pos *p, int m, int d, UndoFrame *f) {
     uint8_t np = line_patterns(p, m, d);
-    if (np == p->c[m].pat[d])
+    CellEval *ce = &p->c[m];
+    if (np == ce->pat[d])
         return;
     if (f) {
         CellSave *cs = &f->cell[f->n++];
-        const CellEval *ce = &p->c[m];
         cs->m = (uint16_t)m;
         memcpy(cs->pat, ce->pat, sizeof cs->pat);
         memcpy(cs->pcode, ce->pcode, sizeof cs->pcode);
         memcpy(cs->p4, ce->p4, sizeof cs->p4);
     }
-    cell_account(p, m, -1);
-    p->c[m].pat[d] = np;
-    cell_derive(p, m);
-    cell_account(p, m, +1);
+    /* only the colour whose pattern changed gets a new code; its class count
+     * and value move only where they changed (no -1/+1 round trip) */
+    uint8_t op = ce->pat[d], diff = (uint8_t)(np ^ op);
+    ce->pat[d] = np;
+    const uint8_t *q = ce->pat;
+    for (int c = 0; c < 2; c++) {
+        int sh = 4 * c;
+        if (!((diff >> sh) & 15))
+            continue;
+        int t = p->table[c];
+        int code = pattern_code((q[0] >> sh) & 15, (q[1] >> sh) & 15, (q[2] >> sh) & 15, (q[3] >> sh) & 15);
+        int old = ce->pcode[c];
+        int32_t dv = pcode_eval[t][code] - pcode_eval[t][old];
+        p->pvalue += c == 0 ? dv : -dv;
+        ce->pcode[c] = (uint16_t)code;
+        int np4 = pattern4_of(t, code), op4 = ce->p4[c];
+        if (np4 != op4) {
+            p->p4count[c][op4]--;
+            p->p4count[c][np4]++;
+            ce->p4[c] = (uint8_t)np4;
+        }
+    }
 }
 
 /* Recompute every field from the board into q (q->b must hold the board). */

@@ -116,6 +116,44 @@ static int own_fours_first(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *co
     return n;
 }
 
+/* The threat class empty cell m would have for colour after a stone of
+ * colour by on empty cell c (c != m), read from m's line key with c filled in
+ * instead of playing c: only the line through both can change. Not for renju
+ * black, whose classes need the forbidden-point rules. */
+static Pattern4 p4_after(const Pos *p, Move m, int colour, Move c, int by) {
+    const Board *b = &p->b;
+    int dx = board_x(b, c) - board_x(b, m), dy = board_y(b, c) - board_y(b, m), d, k;
+    if (dy == 0)
+        d = 0, k = dx;
+    else if (dx == 0)
+        d = 1, k = dy;
+    else if (dx == dy)
+        d = 2, k = dy;
+    else if (dx == -dy)
+        d = 3, k = dy;
+    else
+        return pos_p4(p, m, colour);
+    if (k < -5 || k > 5)
+        return pos_p4(p, m, colour);
+    int t = p->table[colour - 1];
+    uint32_t key = p->c[m].key[d] | (uint32_t)by << (k < 0 ? 2 * (-k - 1) : 10 + 2 * (k - 1));
+    Pattern q[DIR_COUNT];
+    for (int e = 0; e < DIR_COUNT; e++)
+        q[e] = e == d ? pattern_fast(t, colour, key) : pos_pattern(p, m, e, colour);
+    return pattern4_of(t, pattern_code(q[0], q[1], q[2], q[3]));
+}
+
+/* Does a stone of s on empty cell c leave none of the opponent o's open-four
+ * points f[0..n) one? A stone only takes away from the opponent (a white one
+ * can make a forbidden point of renju black's legal: not for that case), so
+ * the open-four points afterwards are among these. */
+static bool blocks_flex4s(const Pos *p, Move c, int s, int o, const Move *f, int n) {
+    for (int i = 0; i < n; i++)
+        if (f[i] != c && p4_after(p, f[i], o, c, s) == P4_FLEX4)
+            return false;
+    return true;
+}
+
 int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
     Board *b = &p->b;
     int s = b->side, o = opponent(s);
@@ -123,6 +161,7 @@ int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
     /* the threat points first: playing and undoing below reorders b->cand */
     Move threat[64];
     int threats = find_flex4(p, o, threat, 64);
+    bool fast = threats < 64 && !(p->rule == RULE_RENJU && o == BLACK);
     for (int i = 0; i < threats; i++) {
         Move f = threat[i];
         for (int d = 0; d < DIR_COUNT; d++) {
@@ -137,10 +176,15 @@ int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
                 mk->mark[c] = mk->gen;
                 if (!move_legal(p, (Move)c, s))
                     continue;
-                pos_play(p, (Move)c);
-                Move left;
-                bool ok = find_flex4(p, o, &left, 1) == 0;
-                pos_undo(p);
+                bool ok;
+                if (fast) {
+                    ok = blocks_flex4s(p, (Move)c, s, o, threat, threats);
+                } else {
+                    pos_play(p, (Move)c);
+                    Move left;
+                    ok = find_flex4(p, o, &left, 1) == 0;
+                    pos_undo(p);
+                }
                 if (!ok)
                     continue;
                 if (n == cap) {
@@ -217,7 +261,10 @@ int gen_four_three_defences(Pos *p, Marks *mk, ScoredMove *out, int cap) {
                 if (!move_legal(p, (Move)c, s))
                     continue;
                 bool ok = c == x;
-                if (!ok) {
+                if (!ok && p->rule != RULE_RENJU) {
+                    Pattern4 fy = c == y ? P4_NONE : p4_after(p, y, s, (Move)c, s);
+                    ok = p4_after(p, x, o, (Move)c, s) < P4_BLOCK4_FLEX3 || (fy >= P4_BLOCK4 && fy <= P4_FLEX4);
+                } else if (!ok) {
                     pos_play(p, (Move)c);
                     ok = pos_p4(p, x, o) < P4_BLOCK4_FLEX3 || (c != y && makes_four(p, y, s));
                     pos_undo(p);
