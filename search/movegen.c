@@ -66,15 +66,35 @@ int find_flex4(Pos *p, int colour, Move *out, int max) {
     return n;
 }
 
+bool has_flex4(Pos *p, int colour) {
+    if (pos_count(p, colour, P4_FLEX4))
+        return true; /* FLEX4 cells are candidates: find_flex4 finds one */
+    Move m;
+    return p->rule == RULE_RENJU && colour == BLACK && find_flex4(p, colour, &m, 1);
+}
+
 int five_threat(Pos *p, int colour, Move *block) {
-    Move f[2];
-    int n = find_fives(p, colour, f, 2); /* no scan when the counters hold none */
-    if (n == 0)
+    int have = pos_count(p, colour, P4_FIVE);
+    if (have == 0)
         return FIVE_NONE;
-    *block = f[0];
-    if (n >= 2 || !move_legal(p, f[0], opponent(colour)))
-        return FIVE_UNSTOPPABLE;
-    return FIVE_BLOCKABLE;
+    if (have == 1) {
+        /* one five point, most often on a line through colour's last stone */
+        const Board *b = &p->b;
+        Move last = b->ply > 0 ? b->history[b->ply - 1] : MOVE_NONE;
+        bool found = false;
+        if (last > MOVE_PASS && b->cell[last] == colour)
+            for (int d = 0; d < DIR_COUNT && !found; d++)
+                for (int k = -4; k <= 4 && !found; k++) {
+                    Move c = (Move)(last + k * b->dir[d]);
+                    if (k != 0 && b->cell[c] == EMPTY && pos_p4(p, c, colour) == P4_FIVE)
+                        *block = c, found = true;
+                }
+        if (!found)
+            find_fives(p, colour, block, 1);
+        return move_legal(p, *block, opponent(colour)) ? FIVE_BLOCKABLE : FIVE_UNSTOPPABLE;
+    }
+    find_fives(p, colour, block, 1);
+    return FIVE_UNSTOPPABLE;
 }
 
 int gen_threats(Pos *p, int colour, bool threes, ScoredMove *out, int cap) {
@@ -101,6 +121,8 @@ static int own_fours_first(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *co
     int s = b->side, n = 0;
     *complete = true;
     marks_next(mk);
+    if (!four_cells(p, s) && !pos_count(p, s, P4_FLEX4))
+        return 0; /* the counters hold no four */
     for (int i = 0; i < b->cand_count; i++) {
         Move c = b->cand[i];
         if (makes_four(p, c, s)) {
@@ -181,8 +203,7 @@ int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
                     ok = blocks_flex4s(p, (Move)c, s, o, threat, threats);
                 } else {
                     pos_play(p, (Move)c);
-                    Move left;
-                    ok = find_flex4(p, o, &left, 1) == 0;
+                    ok = !has_flex4(p, o);
                     pos_undo(p);
                 }
                 if (!ok)
@@ -207,9 +228,9 @@ int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
  * the three's only at c. */
 static bool four_three_probe(Pos *p, Move c, int colour, bool block_free, Move *five) {
     pos_play(p, c);
-    Move f = MOVE_NONE, x;
+    Move f = MOVE_NONE;
     bool ok = find_fives(p, colour, &f, 1) == 1 &&
-              (p->rule != RULE_RENJU || colour == WHITE || find_flex4(p, colour, &x, 1)) &&
+              (p->rule != RULE_RENJU || colour == WHITE || has_flex4(p, colour)) &&
               (!block_free || !makes_four(p, f, opponent(colour)));
     pos_undo(p);
     *five = f;
@@ -287,8 +308,7 @@ int32_t quick_result(Pos *p, int ply, bool win5) {
         return -(VALUE_MATE - ply - 2);
     if (of == FIVE_BLOCKABLE)
         return VALUE_NONE;
-    Move f;
-    if (find_flex4(p, s, &f, 1))
+    if (has_flex4(p, s))
         return VALUE_MATE - ply - 3;
     /* a four-three, or a double three, wins in 5 when the opponent has no
      * four to gain a tempo with (the forced block cannot touch the three's

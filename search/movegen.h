@@ -50,6 +50,10 @@ int find_fives(const Pos *p, int colour, Move *out, int max);
  * truly forbidden (a four-three whose second three is false). */
 int find_flex4(Pos *p, int colour, Move *out, int max);
 
+/* Has colour such a point? (The counters answer, without a scan, except for
+ * renju black's FORBID-class cells.) */
+bool has_flex4(Pos *p, int colour);
+
 /* What colour's five points mean for its opponent: FIVE_NONE, FIVE_BLOCKABLE
  * (one point, legal for the opponent: *block holds it) or FIVE_UNSTOPPABLE
  * (two points, or the only block is forbidden to the opponent; *block holds

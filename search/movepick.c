@@ -19,8 +19,7 @@ int movepick_generate(Pos *p, const OrderCtx *oc, ScoredMove *out, int cap, Move
         *mode = STAGE_FORCED;
         return 1;
     }
-    Move of4;
-    if (!(oc->off & FEAT_DEFENCES) && find_flex4(p, o, &of4, 1)) {
+    if (!(oc->off & FEAT_DEFENCES) && has_flex4(p, o)) {
         bool complete;
         *mode = STAGE_DEFENCES;
         n = gen_defences(p, oc->marks, all, BOARD_MAX_CELLS, &complete);
@@ -69,8 +68,7 @@ int picker_init(MovePicker *mp, ScoredMove *buf, int cap, Pos *p, const OrderCtx
     mp->pos = p;
     mp->oc = oc;
     mp->pending = false;
-    Move f;
-    bool quiet = !pos_count(p, o, P4_FIVE) && ((oc->off & FEAT_DEFENCES) || !find_flex4(p, o, &f, 1));
+    bool quiet = !pos_count(p, o, P4_FIVE) && ((oc->off & FEAT_DEFENCES) || !has_flex4(p, o));
     if (quiet && cap > 1 && tt_move != MOVE_NONE && p->b.cell[tt_move] == EMPTY &&
         board_is_candidate(&p->b, tt_move) && move_legal(p, tt_move, p->b.side)) {
         /* the TT move alone; the rest when it has not cut off */
@@ -99,29 +97,33 @@ static void generate_rest(MovePicker *mp) {
     mp->pending = false;
 }
 
-/* Is c in the neighbourhood of a: within two cells, or on a line through a
- * within four? */
-static bool near_cell(const Board *b, Move a, Move c) {
-    int dx = board_x(b, a) - board_x(b, c), dy = board_y(b, a) - board_y(b, c);
-    if (dx < 0)
-        dx = -dx;
-    if (dy < 0)
-        dy = -dy;
-    int d = dx > dy ? dx : dy;
-    return d <= 2 || (d <= 4 && (dx == 0 || dy == 0 || dx == dy));
-}
-
 int picker_init_fours(MovePicker *mp, ScoredMove *buf, int cap, Pos *p, Move near, bool any_four) {
-    int s = p->b.side, n = gen_threats(p, s, false, buf, cap), k = 0;
-    for (int i = 0; i < n; i++) {
-        Move c = buf[i].m;
-        Pattern4 cls = pos_p4(p, c, s);
-        if (near > MOVE_PASS && !near_cell(&p->b, near, c))
-            continue;
-        if (!any_four && cls != P4_BLOCK4_PLUS && cls != P4_BLOCK4_FLEX3)
-            continue;
-        buf[k].m = c;
-        buf[k++].score = eval_move_score(p, c, s);
+    const Board *b = &p->b;
+    int s = b->side, k = 0;
+    if (near > MOVE_PASS) {
+        /* only the neighbourhood of the stone: no scan of every candidate */
+        for (int i = 0; i < b->neigh_count && k < cap; i++) {
+            Move c = (Move)(near + b->neigh[i]);
+            if (b->cell[c] != EMPTY)
+                continue;
+            Pattern4 cls = pos_p4(p, c, s);
+            if ((cls < P4_BLOCK4 && cls != P4_FORBID) || !makes_four(p, c, s))
+                continue;
+            if (!any_four && cls != P4_BLOCK4_PLUS && cls != P4_BLOCK4_FLEX3)
+                continue;
+            buf[k].m = c;
+            buf[k++].score = eval_move_score(p, c, s);
+        }
+    } else {
+        int n = gen_threats(p, s, false, buf, cap);
+        for (int i = 0; i < n; i++) {
+            Move c = buf[i].m;
+            Pattern4 cls = pos_p4(p, c, s);
+            if (!any_four && cls != P4_BLOCK4_PLUS && cls != P4_BLOCK4_FLEX3)
+                continue;
+            buf[k].m = c;
+            buf[k++].score = eval_move_score(p, c, s);
+        }
     }
     mp->list = buf;
     mp->n = k;

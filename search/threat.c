@@ -70,7 +70,7 @@ static bool attack(ThreatCtx *c, Move a, int depth, bool vct) {
         pos_play(p, blk);
         win = vct ? vct_rec(c, depth - 1, NULL) : vcf_rec(c, depth - 1, NULL);
         pos_undo(p);
-    } else if (!vct || !find_flex4(p, s, &blk, 1)) {
+    } else if (!vct || !has_flex4(p, s)) {
         win = false; /* no threat at all */
     } else if (vcf_rec(c, VCT_VCF_DEPTH, NULL)) {
         win = false; /* the defender wins first with fours */
