@@ -21,6 +21,7 @@ typedef struct {
     int32_t static_eval;
     Move move;                    /* the move played from this ply */
     Move excluded;                /* singular test: the TT move left out */
+    int ext_credit;               /* fractions of a ply of extension owed to this path */
 } Stack;
 
 typedef struct {

@@ -30,6 +30,7 @@ enum {
     ASPIRATION_DELTA = 40,
     ASPIRATION_FULL = 1000,       /* a window wider than this becomes the full one */
     LMR_MIN_DEPTH = 3,
+    FORCED_EXT_TENTHS = 13,       /* the forced block of a five: extended 1.3 plies (Rapfi's) */
     FUTILITY_MAX_DEPTH = 6,       /* child futility up to this depth */
     FUTILITY_MARGIN = 300,        /* per depth */
     MOVECAP_BASE = 10,            /* quiet moves searched: base + per_depth * depth */

@@ -223,8 +223,15 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
             break;
         /* threes, fours and the cells of the opponent's are never reduced */
         bool tactical = pos_p4(p, m, s) >= P4_FLEX3 || pos_p4(p, m, o) >= P4_FLEX3;
-        /* Step 9. Extension: the forced block of a five */
-        int new_depth = depth - 1 + (forced && !(t->off & FEAT_EXTENSION) ? 1 : 0);
+        /* Step 9. Extension: the forced block of a five, 1.3 plies: the
+         * tenths beyond the whole ply are owed along the path, a ply more
+         * when they make one */
+        int new_depth = depth - 1, credit = t->stack[ply].ext_credit;
+        if (forced && !(t->off & FEAT_EXTENSION)) {
+            credit += FORCED_EXT_TENTHS;
+            new_depth += credit / 10;
+            credit %= 10;
+        }
         /* Step 9b. Singular extension: the TT move, proven good, searched one
          * ply deeper when every other move stays well below its value at half
          * the depth; when another also reaches beta there, the node is cut */
@@ -246,6 +253,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         tt_prefetch(&e->tt, p->b.key ^ zobrist_stone(s, m) ^ zobrist_side());
         pos_play(p, m);
         t->stack[ply].move = m;
+        t->stack[ply + 1].ext_credit = credit;
         int32_t v;
         if (i == 0) {
             v = -search(t, -beta, -alpha, new_depth, ply + 1, pv_node, false);
@@ -337,6 +345,7 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
         RootMove *rm = &t->root[i];
         pos_play(p, rm->move);
         t->stack[0].move = rm->move;
+        t->stack[1].ext_credit = 0;
         node_inc(t);
         int32_t v;
         if (i == 0) {
