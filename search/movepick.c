@@ -99,31 +99,24 @@ static void generate_rest(MovePicker *mp) {
 
 int picker_init_fours(MovePicker *mp, ScoredMove *buf, int cap, Pos *p, Move near, bool any_four) {
     const Board *b = &p->b;
-    int s = b->side, k = 0;
+    int s = b->side, n = 0, k = 0;
     if (near > MOVE_PASS) {
         /* only the neighbourhood of the stone: no scan of every candidate */
-        for (int i = 0; i < b->neigh_count && k < cap; i++) {
+        for (int i = 0; i < b->neigh_count && n < cap; i++) {
             Move c = (Move)(near + b->neigh[i]);
-            if (b->cell[c] != EMPTY)
-                continue;
-            Pattern4 cls = pos_p4(p, c, s);
-            if ((cls < P4_BLOCK4 && cls != P4_FORBID) || !makes_four(p, c, s))
-                continue;
-            if (!any_four && cls != P4_BLOCK4_PLUS && cls != P4_BLOCK4_FLEX3)
-                continue;
-            buf[k].m = c;
-            buf[k++].score = eval_move_score(p, c, s);
+            if (b->cell[c] == EMPTY && makes_four(p, c, s))
+                buf[n++].m = c;
         }
     } else {
-        int n = gen_threats(p, s, false, buf, cap);
-        for (int i = 0; i < n; i++) {
-            Move c = buf[i].m;
-            Pattern4 cls = pos_p4(p, c, s);
-            if (!any_four && cls != P4_BLOCK4_PLUS && cls != P4_BLOCK4_FLEX3)
-                continue;
-            buf[k].m = c;
-            buf[k++].score = eval_move_score(p, c, s);
-        }
+        n = gen_threats(p, s, false, buf, cap);
+    }
+    for (int i = 0; i < n; i++) {
+        Move c = buf[i].m;
+        Pattern4 cls = pos_p4(p, c, s);
+        if (!any_four && cls != P4_BLOCK4_PLUS && cls != P4_BLOCK4_FLEX3)
+            continue;
+        buf[k].m = c;
+        buf[k++].score = eval_move_score(p, c, s);
     }
     mp->list = buf;
     mp->n = k;
