@@ -35,7 +35,7 @@ ifeq ($(DEBUG),1)
   OPT    := -O0 -g3 -DQUINTO_PARANOID
 endif
 
-GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+GIT_REV  := $(shell git describe --always --dirty --abbrev=7 --exclude='*' 2>/dev/null || echo unknown)
 override CFLAGS += -DQUINTO_REV=\"$(GIT_REV)\"
 
 LIB_SRC  := $(wildcard brain/*.c eval/*.c search/*.c) $(filter-out protocol/main.c,$(wildcard protocol/*.c))
@@ -52,6 +52,13 @@ TOP      := $(if $(filter build/release,$(BUILD)),,$(BUILD)/)
 .PHONY: all test run-tests sanitize debug bench clean check-deps play watch match install uninstall \
         windows test-windows gomocup fuzz fuzz-build
 all: $(addprefix $(TOP),$(PROGRAMS))
+
+# ABOUT names the revision: session.o is rebuilt whenever it changes (a
+# stamp per revision), not only when session.c does
+REV_STAMP := $(BUILD)/.rev-$(GIT_REV)
+$(BUILD)/protocol/session.o: $(REV_STAMP)
+$(REV_STAMP):
+	@mkdir -p $(BUILD) && rm -f $(BUILD)/.rev-* && touch $@
 
 $(TOP)pbrain-quinto: $(BUILD)/protocol/main.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
