@@ -169,7 +169,7 @@ VERSION   := $(shell sed -n 's/^\#define QUINTO_VERSION "\(.*\)"/\1/p' protocol/
 
 windows: pbrain-quinto64.exe
 
-pbrain-quinto64.exe: $(WIN_SRC) $(wildcard */*.h)
+pbrain-quinto64.exe: $(WIN_SRC) $(wildcard */*.h) $(REV_STAMP)
 	@command -v $(WIN_CC) >/dev/null || { echo "make windows needs mingw-w64: apt-get install -y gcc-mingw-w64-x86-64"; exit 1; }
 	$(WIN_CC) $(WIN_FLAGS) $(CFLAGS_WIN) -o $@ $(WIN_SRC) -lpthread
 
