@@ -383,6 +383,8 @@ START_TEST(test_manager_binary) {
     ck_assert_msg(strstr(buf, "4 games"), "%s", buf);
     /* the four games are two colour-swapped pairs, both won twice */
     ck_assert_msg(strstr(buf, "2 pairs (LL 0, LD 0, WL+DD 0, WD 0, WW 2)"), "%s", buf);
+    /* and each colour's share: two games as black, two as white */
+    ck_assert_msg(strstr(buf, "first as black 2-0-0 (100.0%), as white 2-0-0 (100.0%)"), "%s", buf);
     FILE *f = fopen(tmp("mgr.tsv"), "r");
     int lines = 0, crashes = 0;
     while (fgets(buf, sizeof buf, f)) {

@@ -24,6 +24,7 @@ typedef struct {
 
 typedef struct {
     int w, l, d;   /* from a's view */
+    int bw, bl, bd;/* the games a played as black, from a's view */
     int penta[5];  /* finished pairs by a's points in them, in half points (0..4) */
 } PairStats;
 
@@ -161,11 +162,11 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
     PairStats *p = &r->pairs[t->a * cfg->engine_count + t->b];
     int a_colour = black == t->a ? BLACK : WHITE;
     if (res->winner == 0)
-        p->d++;
+        p->d++, p->bd += a_colour == BLACK;
     else if (res->winner == a_colour)
-        p->w++;
+        p->w++, p->bw += a_colour == BLACK;
     else
-        p->l++;
+        p->l++, p->bl += a_colour == BLACK;
     if (t->pair >= 0) {
         PairHalf *h = &r->halves[t->pair];
         h->points += res->winner == 0 ? 0.5 : res->winner == a_colour ? 1 : 0;
@@ -320,6 +321,13 @@ static void report(Run *r) {
             else
                 fprintf(o, " +/- %.1f", e.margin);
             fprintf(o, "  LOS %.1f%%\n", 100 * e.los);
+            /* colour matters in this game: each side's share as black and as white */
+            int gb = p->bw + p->bl + p->bd;
+            if (gb && gb < g)
+                fprintf(o, "  %s as black %d-%d-%d (%.1f%%), as white %d-%d-%d (%.1f%%)\n",
+                        cfg->engines[i].name, p->bw, p->bl, p->bd, 100 * (p->bw + 0.5 * p->bd) / gb,
+                        p->w - p->bw, p->l - p->bl, p->d - p->bd,
+                        100 * (p->w - p->bw + 0.5 * (p->d - p->bd)) / (g - gb));
             int pairs = p->penta[0] + p->penta[1] + p->penta[2] + p->penta[3] + p->penta[4];
             if (!pairs)
                 continue;
