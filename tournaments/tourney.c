@@ -322,12 +322,12 @@ static void report(Run *r) {
                 fprintf(o, " +/- %.1f", e.margin);
             fprintf(o, "  LOS %.1f%%\n", 100 * e.los);
             /* colour matters in this game: each side's share as black and as white */
-            int gb = p->bw + p->bl + p->bd;
-            if (gb && gb < g)
+            int ww = p->w - p->bw, wl = p->l - p->bl, wd = p->d - p->bd;
+            if (p->bw + p->bl + p->bd && ww + wl + wd)
                 fprintf(o, "  %s as black %d-%d-%d (%.1f%%), as white %d-%d-%d (%.1f%%)\n",
-                        cfg->engines[i].name, p->bw, p->bl, p->bd, 100 * (p->bw + 0.5 * p->bd) / gb,
-                        p->w - p->bw, p->l - p->bl, p->d - p->bd,
-                        100 * (p->w - p->bw + 0.5 * (p->d - p->bd)) / (g - gb));
+                        cfg->engines[i].name, p->bw, p->bl, p->bd,
+                        100 * elo_estimate(p->bw, p->bl, p->bd).score, ww, wl, wd,
+                        100 * elo_estimate(ww, wl, wd).score);
             int pairs = p->penta[0] + p->penta[1] + p->penta[2] + p->penta[3] + p->penta[4];
             if (!pairs)
                 continue;
