@@ -3,6 +3,7 @@
 
 #include <assert.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -52,16 +53,16 @@ int board_neighbourhood(const Board *b, int offsets[64]) {
 }
 
 static inline void cand_add(Board *b, Move m) {
-    b->cand[b->cand_count++] = m;
-    b->cand_index[m] = (uint16_t)b->cand_count;
+    b->cand_[b->cand_count_++] = m;
+    b->cand_index_[m] = (uint16_t)b->cand_count_;
 }
 
 static inline void cand_remove(Board *b, Move m) {
-    int i = b->cand_index[m] - 1;
-    Move last = b->cand[--b->cand_count];
-    b->cand[i] = last;
-    b->cand_index[last] = (uint16_t)(i + 1);
-    b->cand_index[m] = 0;
+    int i = b->cand_index_[m] - 1;
+    Move last = b->cand_[--b->cand_count_];
+    b->cand_[i] = last;
+    b->cand_index_[last] = (uint16_t)(i + 1);
+    b->cand_index_[m] = 0;
 }
 
 /* ---- Set-up ---- */
@@ -86,12 +87,13 @@ bool board_init(Board *b, int width, int height) {
 
 void board_clear(Board *b) {
     memset(b->cell, WALL, sizeof b->cell);
-    memset(b->near, 0, sizeof b->near);
-    memset(b->cand_index, 0, sizeof b->cand_index);
+    memset(b->near_, 0, sizeof b->near_);
+    memset(b->cand_index_, 0, sizeof b->cand_index_);
     for (int y = 0; y < b->height; y++)
         for (int x = 0; x < b->width; x++)
             b->cell[board_move_at(b, x, y)] = EMPTY;
-    b->cand_count = 0;
+    b->cand_count_ = 0;
+    b->cand_synced_ = 0;
     b->side = BLACK;
     b->ply = 0;
     b->stones = 0;
@@ -104,18 +106,26 @@ void board_play(Board *b, Move m) {
     assert(m < b->cell_count && b->cell[m] == EMPTY);
     int c = b->side;
     b->cell[m] = (uint8_t)c;
-    if (b->cand_index[m])
-        cand_remove(b, m);
-    for (int i = 0; i < b->neigh_count; i++) {
-        int n = m + b->neigh[i];
-        if (b->near[n]++ == 0 && b->cell[n] == EMPTY)
-            cand_add(b, (Move)n);
-    }
     b->key ^= zob_stone[c - 1][m] ^ zob_side;
     b->side = opponent(c);
     b->history[b->ply++] = m;
     b->stones++;
     ASSERT_CONSISTENT(b);
+}
+
+void board_sync_cands(Board *b) {
+    while (b->cand_synced_ < b->ply) {
+        Move m = b->history[b->cand_synced_++];
+        if (m == MOVE_PASS)
+            continue;
+        if (b->cand_index_[m])
+            cand_remove(b, m);
+        for (int i = 0; i < b->neigh_count; i++) {
+            int n = m + b->neigh[i];
+            if (b->near_[n]++ == 0 && b->cell[n] == EMPTY)
+                cand_add(b, (Move)n);
+        }
+    }
 }
 
 void board_pass(Board *b) {
@@ -131,24 +141,31 @@ void board_undo(Board *b) {
     int c = opponent(b->side);
     b->side = c;
     b->key ^= zob_side;
+    bool synced = b->cand_synced_ > b->ply;
+    if (synced)
+        b->cand_synced_ = b->ply;
     if (m == MOVE_PASS)
         return;
     b->key ^= zob_stone[c - 1][m];
     b->stones--;
+    b->cell[m] = EMPTY;
+    if (!synced) {
+        ASSERT_CONSISTENT(b);
+        return;
+    }
     for (int i = b->neigh_count - 1; i >= 0; i--) {
         int n = m + b->neigh[i];
-        if (--b->near[n] == 0 && b->cand_index[n])
+        if (--b->near_[n] == 0 && b->cand_index_[n])
             cand_remove(b, (Move)n);
     }
-    b->cell[m] = EMPTY;
-    if (b->near[m])
+    if (b->near_[m])
         cand_add(b, m);
     ASSERT_CONSISTENT(b);
 }
 
 /* ---- Consistency check ---- */
 
-bool board_is_consistent(const Board *b) {
+static bool consistent(const Board *b) {
     uint8_t near[BOARD_MAX_CELLS];
     memset(near, 0, (size_t)b->cell_count);
     uint64_t key = 0;
@@ -181,16 +198,29 @@ bool board_is_consistent(const Board *b) {
         return false;
     int cands = 0;
     for (int m = 0; m < b->cell_count; m++) {
-        if (near[m] != b->near[m])
+        if (near[m] != b->near_[m])
             return false;
         bool cand = b->cell[m] == EMPTY && near[m] > 0;
-        if (cand != (b->cand_index[m] != 0))
+        if (cand != (b->cand_index_[m] != 0))
             return false;
         if (cand) {
             cands++;
-            if (b->cand[b->cand_index[m] - 1] != m)
+            if (b->cand_[b->cand_index_[m] - 1] != m)
                 return false;
         }
     }
-    return cands == b->cand_count;
+    return cands == b->cand_count_;
+}
+
+/* The check runs on a copy brought up to date: the board itself stays as
+ * lazy as it was, so debug builds exercise the unsynchronised paths too. */
+bool board_is_consistent(const Board *b) {
+    Board *q = malloc(sizeof *q);
+    if (!q)
+        return false;
+    memcpy(q, b, sizeof *q);
+    board_sync_cands(q);
+    bool ok = consistent(q);
+    free(q);
+    return ok;
 }

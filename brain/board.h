@@ -50,10 +50,17 @@ typedef struct Board {
     int stones;                     /* stones on the board */
     uint64_t key;                   /* Zobrist key of stones and side to move */
     uint8_t cell[BOARD_MAX_CELLS];
-    uint8_t near[BOARD_MAX_CELLS];  /* number of stones whose neighbourhood covers the cell */
-    uint16_t cand_index[BOARD_MAX_CELLS]; /* position in cand[] + 1, or 0 if not a candidate */
-    Move cand[BOARD_MAX_CELLS];     /* candidate area: empty cells with near > 0 */
-    int cand_count;
+    /* The candidate area, kept lazily (private: read it through
+     * board_candidates() and the accessors below, which bring it up to date):
+     * board_play and board_undo leave it alone, and it catches up with the
+     * moves played since it was last read when it is next read. A search
+     * reads it at few of its nodes (the quiescence's deeper plies never),
+     * so most plays and undos never touch it. */
+    uint8_t near_[BOARD_MAX_CELLS];  /* number of stones whose neighbourhood covers the cell */
+    uint16_t cand_index_[BOARD_MAX_CELLS]; /* position in cand_[] + 1, or 0 if not a candidate */
+    Move cand_[BOARD_MAX_CELLS];     /* candidate area: empty cells with near_ > 0 */
+    int cand_count_;
+    int cand_synced_;                /* history entries applied to the candidate area */
     int neigh_count;                /* the candidate neighbourhood of a stone, as offsets */
     int neigh[64];
     Move history[BOARD_MAX_MOVES];
@@ -75,7 +82,40 @@ static inline bool board_on(const Board *b, int x, int y) {
     return x >= 0 && y >= 0 && x < b->width && y < b->height;
 }
 static inline bool board_is_empty(const Board *b, Move m) { return b->cell[m] == EMPTY; }
-static inline bool board_is_candidate(const Board *b, Move m) { return b->cand_index[m] != 0; }
+
+/* Bring the candidate area up to date with the moves played (board.c). */
+void board_sync_cands(Board *b);
+/* The candidate area's catching up changes no state a caller can see: a
+ * const board is brought up to date too (boards are never const objects). */
+static inline void board_sync(const Board *b) {
+    if (b->cand_synced_ != b->ply)
+        board_sync_cands((Board *)b);
+}
+/* The candidate cells: empty cells within the neighbourhood of a stone (see
+ * board_neighbourhood). The list is valid until the next play or undo; its
+ * order depends on the path that led to the position. */
+static inline const Move *board_candidates(const Board *b, int *count) {
+    board_sync(b);
+    *count = b->cand_count_;
+    return b->cand_;
+}
+static inline Move board_candidate(const Board *b, int i) {
+    board_sync(b);
+    return b->cand_[i];
+}
+static inline int board_candidate_count(const Board *b) {
+    board_sync(b);
+    return b->cand_count_;
+}
+static inline bool board_is_candidate(const Board *b, Move m) {
+    board_sync(b);
+    return b->cand_index_[m] != 0;
+}
+/* How many stones have cell m in their neighbourhood. */
+static inline int board_near(const Board *b, Move m) {
+    board_sync(b);
+    return b->near_[m];
+}
 static inline Move board_last_move(const Board *b) {
     return b->ply > 0 ? b->history[b->ply - 1] : MOVE_NONE;
 }

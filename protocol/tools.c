@@ -69,7 +69,7 @@ static void speed_case(int size, bool with_eval, int len, int rounds) {
             Move m = i == 0 ? first : MOVE_NONE;
             if (!m) {
                 s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-                m = bb->cand[(s >> 33) % (uint64_t)bb->cand_count];
+                m = board_candidate(bb, (s >> 33) % (uint64_t)board_candidate_count(bb));
             }
             seq[n++] = m;
             if (with_eval)
@@ -170,7 +170,7 @@ int tool_eval(int argc, char **argv) {
         printf("\n");
     }
     /* the ten best cells with their threats */
-    if (b->cand_count == 0) {
+    if (board_candidate_count(b) == 0) {
         char c[32];
         cell_text(b, board_move_at(b, b->width / 2, b->height / 2), c, sizeof c);
         printf("empty board: no cell is scored; the brain opens at the centre, %s\n", c);
@@ -182,8 +182,8 @@ int tool_eval(int argc, char **argv) {
            b->side == BLACK ? "black" : "white");
     Move best[10];
     int scores[10], n = 0;
-    for (int i = 0; i < b->cand_count; i++) {
-        Move m = b->cand[i];
+    for (int i = 0; i < board_candidate_count(b); i++) {
+        Move m = board_candidate(b, i);
         int sc = eval_move_score(&p, m, b->side);
         int j = n < 10 ? n++ : 10;
         while (j > 0 && (scores[j - 1] < sc || (scores[j - 1] == sc && best[j - 1] > m))) {
@@ -241,8 +241,8 @@ int tool_ordering(int argc, char **argv) {
         int n = 0;
         static Move mv[BOARD_MAX_CELLS];
         static int sc[BOARD_MAX_CELLS];
-        for (int i = 0; i < b->cand_count; i++) {
-            Move m = b->cand[i];
+        for (int i = 0; i < board_candidate_count(b); i++) {
+            Move m = board_candidate(b, i);
             int v = eval_move_score(&p, m, b->side);
             int j = n++;
             while (j > 0 && (sc[j - 1] < v || (sc[j - 1] == v && mv[j - 1] > m))) {

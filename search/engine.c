@@ -162,19 +162,19 @@ static bool excluded(const SearchLimits *l, Move m) {
 static int build_root(SearchThread *t) {
     Pos *p = &t->pos;
     Board *b = &p->b;
-    ScoredMove *list = malloc(sizeof(ScoredMove) * (size_t)(b->cand_count + 1));
+    ScoredMove *list = malloc(sizeof(ScoredMove) * (size_t)(board_candidate_count(b) + 1));
     if (!list)
         return t->root_count = 0;
     /* every move at the root: the four-three defences are a heuristic set */
     OrderCtx oc = {&t->hist, t->stack[0].killer, t->off | FEAT_DEFEND43, &t->marks, t->scratch};
     PickStage mode;
-    int n = movepick_generate(p, &oc, list, b->cand_count + 1, MOVE_NONE, &mode);
+    int n = movepick_generate(p, &oc, list, board_candidate_count(b) + 1, MOVE_NONE, &mode);
     if (n < 0) {
         n = 0;
-        for (int i = 0; i < b->cand_count; i++)
-            if (move_legal(p, b->cand[i], b->side)) {
-                list[n].m = b->cand[i];
-                list[n++].score = eval_move_score(p, b->cand[i], b->side);
+        for (int i = 0; i < board_candidate_count(b); i++)
+            if (move_legal(p, board_candidate(b, i), b->side)) {
+                list[n].m = board_candidate(b, i);
+                list[n++].score = eval_move_score(p, board_candidate(b, i), b->side);
             }
     }
     sort_moves(list, n);
@@ -230,8 +230,8 @@ static Move legal_fallback(Pos *p) {
     Board *b = &p->b;
     Move best = MOVE_NONE;
     int best_score = INT_MIN;
-    for (int i = 0; i < b->cand_count; i++) {
-        Move c = b->cand[i];
+    for (int i = 0; i < board_candidate_count(b); i++) {
+        Move c = board_candidate(b, i);
         int sc = eval_move_score(p, c, b->side);
         if (sc > best_score && move_legal(p, c, b->side))
             best = c, best_score = sc;
@@ -274,8 +274,8 @@ static Move one_ply_move(Engine *e, SearchThread *t) {
     Move five, best = MOVE_NONE, eq[64];
     bool block = five_threat(p, opponent(s), &five) != FIVE_NONE;
     int best_score = INT_MIN, k = 0;
-    for (int i = 0; i < b->cand_count; i++) {
-        Move c = b->cand[i];
+    for (int i = 0; i < board_candidate_count(b); i++) {
+        Move c = board_candidate(b, i);
         if (!move_legal(p, c, s))
             continue;
         int sc = block ? (c == five) * 1000000 : eval_move_score(p, c, s);
@@ -349,7 +349,7 @@ Move engine_think(Engine *e, const Pos *p, const SearchLimits *l, SearchReport r
     /* Step 2. Positions that need no search */
     if (b->stones == b->width * b->height)
         return finish(e, main_t, MOVE_NONE, 0, "forced", result);
-    if (b->cand_count == 0)
+    if (board_candidate_count(b) == 0)
         return finish(e, main_t, legal_fallback(mp), 0, "book", result);
     Move m;
     bool shortcuts = l->exclude_count == 0; /* N-best: the excluded moves may be these */

@@ -43,9 +43,11 @@ int find_fives(const Pos *p, int colour, Move *out, int max) {
     if (have < max)
         max = have; /* the counter knows how many there are: no scan for none */
     const Board *b = &p->b;
-    for (int i = 0; i < b->cand_count && n < max; i++)
-        if (p->c[b->cand[i]].p4[colour - 1] == P4_FIVE)
-            out[n++] = b->cand[i];
+    int nc;
+    const Move *cand = board_candidates(b, &nc);
+    for (int i = 0; i < nc && n < max; i++)
+        if (p->c[cand[i]].p4[colour - 1] == P4_FIVE)
+            out[n++] = cand[i];
     return n;
 }
 
@@ -55,8 +57,10 @@ int find_flex4(Pos *p, int colour, Move *out, int max) {
     bool hidden = p->rule == RULE_RENJU && colour == BLACK && pos_count(p, BLACK, P4_FORBID);
     if (!pos_count(p, colour, P4_FLEX4) && !hidden)
         return 0;
-    for (int i = 0; i < b->cand_count && n < max; i++) {
-        Move c = b->cand[i];
+    int nc;
+    const Move *cand = board_candidates(b, &nc);
+    for (int i = 0; i < nc && n < max; i++) {
+        Move c = cand[i];
         Pattern4 cls = pos_p4(p, c, colour);
         if (cls == P4_FLEX4)
             out[n++] = c;
@@ -100,8 +104,10 @@ int five_threat(Pos *p, int colour, Move *block) {
 int gen_threats(Pos *p, int colour, bool threes, ScoredMove *out, int cap) {
     const Board *b = &p->b;
     int n = 0;
-    for (int i = 0; i < b->cand_count && n < cap; i++) {
-        Move c = b->cand[i];
+    int nc;
+    const Move *cand = board_candidates(b, &nc);
+    for (int i = 0; i < nc && n < cap; i++) {
+        Move c = cand[i];
         Pattern4 cls = pos_p4(p, c, colour);
         if (threes) {
             if (!makes_four(p, c, colour) && !makes_three(p, c, colour))
@@ -123,8 +129,10 @@ static int own_fours_first(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *co
     marks_next(mk);
     if (!four_cells(p, s) && !pos_count(p, s, P4_FLEX4))
         return 0; /* the counters hold no four */
-    for (int i = 0; i < b->cand_count; i++) {
-        Move c = b->cand[i];
+    int nc;
+    const Move *cand = board_candidates(b, &nc);
+    for (int i = 0; i < nc; i++) {
+        Move c = cand[i];
         if (makes_four(p, c, s)) {
             mk->mark[c] = mk->gen;
             if (n == cap) {
@@ -244,9 +252,11 @@ static int four_three_points(const Pos *p, int colour, Move *out, int max) {
     int n = 0, have = pos_count(p, colour, P4_BLOCK4_FLEX3);
     if (have < max)
         max = have;
-    for (int i = 0; i < b->cand_count && n < max; i++)
-        if (p->c[b->cand[i]].p4[colour - 1] == P4_BLOCK4_FLEX3)
-            out[n++] = b->cand[i];
+    int nc;
+    const Move *cand = board_candidates(b, &nc);
+    for (int i = 0; i < nc && n < max; i++)
+        if (p->c[cand[i]].p4[colour - 1] == P4_BLOCK4_FLEX3)
+            out[n++] = cand[i];
     return n;
 }
 

@@ -31,8 +31,10 @@ int movepick_generate(Pos *p, const OrderCtx *oc, ScoredMove *out, int cap, Move
     } else {
         bool hist = oc->hist && !(oc->off & FEAT_HISTORY);
         const Move *k = oc->off & FEAT_KILLERS ? NULL : oc->killers;
-        for (int i = 0; i < b->cand_count; i++) {
-            Move c = b->cand[i];
+        int nc;
+        const Move *cand = board_candidates(b, &nc);
+        for (int i = 0; i < nc; i++) {
+            Move c = cand[i];
             if (!move_legal(p, c, s))
                 continue;
             int sc = eval_move_score(p, c, s) * ORDER_SCORE_MUL;

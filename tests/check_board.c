@@ -68,8 +68,8 @@ static void random_walk(int w, int h, int steps, unsigned long long seed) {
         } else {
             /* mostly candidates, sometimes any empty cell */
             Move m;
-            if (b.cand_count && test_rand(&s) % 4)
-                m = b.cand[test_rand(&s) % (unsigned)b.cand_count];
+            if (board_candidate_count(&b) && test_rand(&s) % 4)
+                m = board_candidate(&b, test_rand(&s) % (unsigned)board_candidate_count(&b));
             else
                 do
                     m = board_move_at(&b, (int)(test_rand(&s) % (unsigned)w),
@@ -84,7 +84,7 @@ static void random_walk(int w, int h, int steps, unsigned long long seed) {
         board_undo(&b);
     ck_assert(board_is_consistent(&b));
     ck_assert_uint_eq(b.key, 0);
-    ck_assert_int_eq(b.cand_count, 0);
+    ck_assert_int_eq(board_candidate_count(&b), 0);
 }
 
 START_TEST(test_random_play_undo) {
@@ -93,6 +93,61 @@ START_TEST(test_random_play_undo) {
     random_walk(20, 20, 3000, 3);
     random_walk(7, 23, 3000, 4);
     random_walk(128, 128, 400, 5);
+}
+END_TEST
+
+/* The candidate area is brought up to date only when read: long runs of
+ * plays and undos nobody reads, then a read, must give exactly the empty
+ * cells within a stone's neighbourhood (found here by scanning the board). */
+static void check_candidates_by_scan(const Board *b) {
+    int off[64], k = board_neighbourhood(b, off), n;
+    const Move *cand = board_candidates(b, &n);
+    static bool listed[BOARD_MAX_CELLS];
+    memset(listed, 0, sizeof listed);
+    for (int i = 0; i < n; i++) {
+        ck_assert_msg(b->cell[cand[i]] == EMPTY, "occupied cell %d among the candidates", cand[i]);
+        ck_assert_msg(!listed[cand[i]], "cell %d listed twice", cand[i]);
+        listed[cand[i]] = true;
+    }
+    for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++) {
+            Move m = board_move_at(b, x, y);
+            int near = 0;
+            for (int i = 0; i < k; i++) {
+                int c = b->cell[m + off[i]];
+                near += c == BLACK || c == WHITE;
+            }
+            ck_assert_int_eq(board_near(b, m), near);
+            ck_assert_msg(listed[m] == (b->cell[m] == EMPTY && near > 0), "cell %d,%d: listed %d, near %d",
+                          x, y, listed[m], near);
+            ck_assert(board_is_candidate(b, m) == listed[m]);
+        }
+}
+
+START_TEST(test_lazy_candidates) {
+    static Board b;
+    ck_assert(board_init(&b, 15, 15));
+    unsigned long long s = 7;
+    for (int i = 0; i < 4000; i++) {
+        int op = (int)(test_rand(&s) % 8);
+        if (b.ply > 0 && (op < 3 || b.stones > 150)) {
+            board_undo(&b);
+        } else if (op == 3) {
+            board_pass(&b);
+        } else {
+            /* a random empty cell, found without reading the candidates */
+            Move m;
+            do
+                m = board_move_at(&b, (int)(test_rand(&s) % 15u), (int)(test_rand(&s) % 15u));
+            while (b.cell[m] != EMPTY);
+            board_play(&b, m);
+        }
+        if (test_rand(&s) % 23 == 0)
+            check_candidates_by_scan(&b);
+    }
+    while (b.ply)
+        board_undo(&b);
+    ck_assert_int_eq(board_candidate_count(&b), 0);
 }
 END_TEST
 
@@ -114,7 +169,7 @@ START_TEST(test_candidates_single_stone) {
     static Board b;
     setup_moves(&b, 15, "7,7");
     /* 5x5 square minus centre (24) + 2 cells further on each of 8 rays (16) */
-    ck_assert_int_eq(b.cand_count, 40);
+    ck_assert_int_eq(board_candidate_count(&b), 40);
     ck_assert(board_is_candidate(&b, board_move_at(&b, 9, 9)));
     ck_assert(board_is_candidate(&b, board_move_at(&b, 11, 7)));
     ck_assert(board_is_candidate(&b, board_move_at(&b, 3, 11)));
@@ -122,7 +177,7 @@ START_TEST(test_candidates_single_stone) {
     ck_assert(!board_is_candidate(&b, board_move_at(&b, 7, 7)));
     /* in a corner, only on-board cells */
     setup_moves(&b, 15, "0,0");
-    ck_assert_int_eq(b.cand_count, 8 + 2 + 2 + 2); /* 3x3 square minus the stone, three rays of 2 */
+    ck_assert_int_eq(board_candidate_count(&b), 8 + 2 + 2 + 2); /* 3x3 square minus the stone, three rays of 2 */
 }
 END_TEST
 
@@ -132,8 +187,9 @@ static long perft(Board *b, int depth) {
     if (depth == 0)
         return 1;
     Move moves[BOARD_MAX_CELLS];
-    int n = b->cand_count;
-    memcpy(moves, b->cand, sizeof(Move) * (size_t)n);
+    int n;
+    const Move *cand = board_candidates(b, &n);
+    memcpy(moves, cand, sizeof(Move) * (size_t)n);
     long total = 0;
     for (int i = 0; i < n; i++) {
         board_play(b, moves[i]);
@@ -204,6 +260,7 @@ Suite *suite_board(void) {
     tcase_add_test(tc, test_init_sizes);
     tcase_add_test(tc, test_padding_covers_scans);
     tcase_add_test(tc, test_random_play_undo);
+    tcase_add_test(tc, test_lazy_candidates);
     tcase_add_test(tc, test_key_is_position_not_path);
     tcase_add_test(tc, test_candidates_single_stone);
     tcase_add_test(tc, test_perft);

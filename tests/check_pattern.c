@@ -194,8 +194,8 @@ static void random_pos_walk(int w, int h, Rule rule, int steps, unsigned long lo
             pos_pass(&p);
         } else {
             Move m;
-            if (p.b.cand_count && test_rand(&s) % 5)
-                m = p.b.cand[test_rand(&s) % (unsigned)p.b.cand_count];
+            if (board_candidate_count(&p.b) && test_rand(&s) % 5)
+                m = board_candidate(&p.b, test_rand(&s) % (unsigned)board_candidate_count(&p.b));
             else
                 do
                     m = board_move_at(&p.b, (int)(test_rand(&s) % (unsigned)w),

@@ -646,17 +646,17 @@ static void write_policy_games(const char *path, int games) {
             } else {
                 bool anti = (p.b.side == BLACK) == anti_black;
                 int best = 0;
-                for (int i = 0; anti && i < p.b.cand_count; i++) {
-                    Move c = p.b.cand[i];
+                for (int i = 0; anti && i < board_candidate_count(&p.b); i++) {
+                    Move c = board_candidate(&p.b, i);
                     int sc = eval_move_score(&p, c, p.b.side);
                     if (m == MOVE_NONE || sc < best)
                         m = c, best = sc;
                 }
-                for (int i = 0; !anti && i < p.b.cand_count; i++)
-                    if (pos_p4(&p, p.b.cand[i], p.b.side) == P4_FIVE)
-                        m = p.b.cand[i];
+                for (int i = 0; !anti && i < board_candidate_count(&p.b); i++)
+                    if (pos_p4(&p, board_candidate(&p.b, i), p.b.side) == P4_FIVE)
+                        m = board_candidate(&p.b, i);
                 if (m == MOVE_NONE)
-                    m = p.b.cand[test_rand(&seed) % (unsigned)p.b.cand_count];
+                    m = board_candidate(&p.b, test_rand(&seed) % (unsigned)board_candidate_count(&p.b));
                 over = !anti && pos_p4(&p, m, p.b.side) == P4_FIVE;
             }
             len += snprintf(moves + len, sizeof moves - (size_t)len, "%s%d,%d", n++ ? ";" : "", board_x(&p.b, m),

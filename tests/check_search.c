@@ -56,8 +56,8 @@ static bool random_game(Pos *p, int stones, unsigned long long *seed) {
             return false;
         ScoredMove list[BOARD_MAX_CELLS];
         int n = 0;
-        for (int i = 0; i < p->b.cand_count; i++) {
-            Move c = p->b.cand[i];
+        for (int i = 0; i < board_candidate_count(&p->b); i++) {
+            Move c = board_candidate(&p->b, i);
             if (move_legal(p, c, s))
                 list[n++] = (ScoredMove){c, eval_move_score(p, c, s)};
         }
@@ -122,7 +122,7 @@ static int bf_fives_after(Board *b, Move m, int colour, Rule rule) {
 /* Does colour have an open-four point (a legal move giving two five points)? */
 static bool bf_has_flex4(Board *b, int colour, Rule rule) {
     for (int m = 0; m < b->cell_count; m++)
-        if (b->cell[m] == EMPTY && b->near[m] && bf_fives_after(b, (Move)m, colour, rule) >= 2)
+        if (b->cell[m] == EMPTY && board_near(b, m) && bf_fives_after(b, (Move)m, colour, rule) >= 2)
             return true;
     return false;
 }
@@ -153,8 +153,8 @@ START_TEST(test_threat_tests_brute_force) {
             for (int colour = BLACK; colour <= WHITE; colour++) {
                 Move fives[64], f4[64];
                 int nf = find_fives(p, colour, fives, 64), n4 = find_flex4(p, colour, f4, 64);
-                for (int i = 0; i < p->b.cand_count; i++) {
-                    Move c = p->b.cand[i];
+                for (int i = 0; i < board_candidate_count(&p->b); i++) {
+                    Move c = board_candidate(&p->b, i);
                     bool five = rule_wins_if_played(b, c, colour, all_rules[r]);
                     int after = bf_fives_after(b, c, colour, all_rules[r]);
                     ck_assert_msg(five == in_list(fives, nf, c), "%s five %d,%d colour %d",
@@ -314,8 +314,8 @@ static void check_four_three(Pos *p, SolverSpace *sp, ScoredMove *list, Move *ce
         return;
     (*defended)++;
     int k = 0;
-    for (int i = 0; i < p->b.cand_count; i++)
-        cells[k++] = p->b.cand[i];
+    for (int i = 0; i < board_candidate_count(&p->b); i++)
+        cells[k++] = board_candidate(&p->b, i);
     for (int i = 0; i < k; i++) {
         Move m = cells[i];
         bool listed = false;
@@ -363,9 +363,9 @@ START_TEST(test_four_three_rules) {
                 } else {
                     if (p->b.stones >= 8)
                         check_four_three(p, sp, list, cells, &claims, &probed, &defended, &left_out);
-                    for (int i = 0; i < p->b.cand_count; i++)
-                        if (move_legal(p, p->b.cand[i], s))
-                            l[n++] = (ScoredMove){p->b.cand[i], eval_move_score(p, p->b.cand[i], s)};
+                    for (int i = 0; i < board_candidate_count(&p->b); i++)
+                        if (move_legal(p, board_candidate(&p->b, i), s))
+                            l[n++] = (ScoredMove){board_candidate(&p->b, i), eval_move_score(p, board_candidate(&p->b, i), s)};
                 }
                 if (p->b.stones == 0)
                     l[n++] = (ScoredMove){board_move_at(&p->b, 7, 7), 0};
@@ -531,13 +531,13 @@ START_TEST(test_picker_stages) {
     /* switched off: every candidate */
     OrderCtx all = oc;
     all.off |= FEAT_DEFEND43;
-    ck_assert_int_eq(picker_init(&mp, buf, MAX_GEN, p, &all, MOVE_NONE), p->b.cand_count);
+    ck_assert_int_eq(picker_init(&mp, buf, MAX_GEN, p, &all, MOVE_NONE), board_candidate_count(&p->b));
 
     /* quiet: the TT move alone (nothing else generated yet), then every
      * other legal candidate, best first */
     ck_assert(pos_init(p, 15, 15, RULE_FREESTYLE));
     pos_moves(p, "7,7 8,8 6,8 8,6");
-    Move tt = p->b.cand[p->b.cand_count - 1];
+    Move tt = board_candidate(&p->b, board_candidate_count(&p->b) - 1);
     n = picker_init(&mp, buf, MAX_GEN, p, &oc, tt);
     ck_assert_int_eq(n, 1);
     ck_assert(picker_next(&mp) == tt && mp.stage == STAGE_TT);
@@ -547,11 +547,11 @@ START_TEST(test_picker_stages) {
         ck_assert_int_le(mp.list[k].score, last);
         last = mp.list[k].score;
     }
-    ck_assert_int_eq(k, p->b.cand_count);
+    ck_assert_int_eq(k, board_candidate_count(&p->b));
     ck_assert(mp.list[0].m == tt);
     /* no TT move (or an occupied one): everything generated at once */
     n = picker_init(&mp, buf, MAX_GEN, p, &oc, board_move_at(&p->b, 7, 7));
-    ck_assert_int_eq(n, p->b.cand_count);
+    ck_assert_int_eq(n, board_candidate_count(&p->b));
 
     /* a cap keeps the best, the TT move included */
     n = picker_init(&mp, buf, 5, p, &oc, MOVE_NONE);
