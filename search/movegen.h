@@ -96,12 +96,18 @@ int gen_four_three_defences(Pos *p, Marks *mk, ScoredMove *out, int cap);
  * opponent's (each four-three point played and undone). */
 int32_t quick_result(Pos *p, int ply, bool win5);
 
+/* A move's rank as one number: score first, then the lower cell. */
+static inline int64_t order_key(const ScoredMove *x) { return (int64_t)x->score * 65536 + (65535 - x->m); }
+
 /* Move the best-scored of list[i..n) to list[i] (ties: lower cell first). */
 static inline void pick_best(ScoredMove *list, int i, int n) {
     int b = i;
-    for (int j = i + 1; j < n; j++)
-        if (list[j].score > list[b].score || (list[j].score == list[b].score && list[j].m < list[b].m))
-            b = j;
+    int64_t bk = order_key(&list[i]);
+    for (int j = i + 1; j < n; j++) {
+        int64_t k = order_key(&list[j]);
+        if (k > bk)
+            bk = k, b = j;
+    }
     ScoredMove x = list[i];
     list[i] = list[b];
     list[b] = x;
