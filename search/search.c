@@ -50,6 +50,26 @@ static inline bool board_full(const Pos *p) { return p->b.stones == p->b.width *
 
 /* ---- quiescence: fours only, stand pat otherwise ---- */
 
+/* The table key of a quiescence node: after the first plies the fours tried
+ * depend on the path (near the last own stone, and later only those that
+ * build), so those nodes mix that stone and the stage into the position's
+ * key, and no other path meets their values. */
+static inline uint64_t qs_key(uint64_t key, int side, Move last_own, int qply) {
+    if (qply >= QS_FREE_PLY && last_own > MOVE_PASS) {
+        uint64_t z = zobrist_stone(side, last_own) + (qply < QS_PLAIN_PLY ? 0x9e3779b97f4a7c15u : 0x6a09e667f3bcc909u);
+        key ^= (z << 23 | z >> 41) * 0xff51afd7ed558ccdu;
+    }
+    return key;
+}
+
+/* Fetch the table bucket of the quiescence child after move m (the side to
+ * move s plays it at ply): its probe then finds it in the cache. */
+static inline void qs_prefetch(SearchThread *t, Move m, int s, int ply, int qply) {
+    Move last_own = ply >= 1 ? t->stack[ply - 1].move : MOVE_NONE;
+    uint64_t key = t->pos.b.key ^ zobrist_stone(s, m) ^ zobrist_side();
+    tt_prefetch(&t->eng->tt, qs_key(key, opponent(s), last_own, qply + 1));
+}
+
 static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, int qply) {
     Pos *p = &t->pos;
     /* Step 1. Node entry: a proven result ends it */
@@ -63,17 +83,10 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
      * node type (Rapfi's VCF does the same). Quiescence entries have depth
      * QS_TT_DEPTH, below every main-search depth, so they never cut a main
      * node; the main search's entries serve here. After the first plies the
-     * fours tried depend on the path (near the last own stone, and later only
-     * those that build): those nodes use a key of the position mixed with that
-     * stone and the stage, so that no other path meets their values (one
-     * that did hid wins: tests/check_search.c) */
-    bool use_tt = !(t->off & (FEAT_TT | FEAT_QTT));
+     * nodes use a path key (qs_key: a shared key hid wins, tests/check_search.c) */
+    bool tt_on = !(t->off & (FEAT_TT | FEAT_QTT)), use_tt = tt_on;
     Move last_own = ply >= 2 ? t->stack[ply - 2].move : MOVE_NONE;
-    uint64_t key = p->b.key;
-    if (qply >= QS_FREE_PLY && last_own > MOVE_PASS) {
-        uint64_t z = zobrist_stone(s, last_own) + (qply < QS_PLAIN_PLY ? 0x9e3779b97f4a7c15u : 0x6a09e667f3bcc909u);
-        key ^= (z << 23 | z >> 41) * 0xff51afd7ed558ccdu;
-    }
+    uint64_t key = qs_key(p->b.key, s, last_own, qply);
     int32_t orig_alpha = alpha;
     TTHit hit;
     if (use_tt && tt_probe(&t->eng->tt, key, &hit)) {
@@ -88,6 +101,8 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
     /* Step 2. The opponent's five: the block is forced, no stand pat */
     Move blk;
     if (five_threat(p, o, &blk) == FIVE_BLOCKABLE) {
+        if (tt_on)
+            qs_prefetch(t, blk, s, ply, qply);
         pos_play(p, blk);
         t->stack[ply].move = blk;
         int32_t v = -qsearch(t, -beta, -alpha, ply + 1, qply + 1);
@@ -108,6 +123,8 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
                       qply < QS_PLAIN_PLY);
     Move m;
     while ((m = picker_next(&mp)) != MOVE_NONE) {
+        if (tt_on)
+            qs_prefetch(t, m, s, ply, qply);
         pos_play(p, m);
         t->stack[ply].move = m;
         int32_t v = -qsearch(t, -beta, -alpha, ply + 1, qply + 1);
