@@ -298,8 +298,10 @@ static int top_cells(Session *s, Move *out, int k) {
     Board *b = &p->b;
     int n = 0;
     int score[64];
-    for (int i = 0; i < board_candidate_count(b); i++) {
-        Move m = board_candidate(b, i);
+    int nc;
+    const Move *cand = board_candidates(b, &nc);
+    for (int i = 0; i < nc; i++) {
+        Move m = cand[i];
         if (b->side == BLACK && rule_is_forbidden(b, m, p->rule))
             continue;
         int v = eval_move_score(p, m, b->side);

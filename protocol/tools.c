@@ -182,8 +182,10 @@ int tool_eval(int argc, char **argv) {
            b->side == BLACK ? "black" : "white");
     Move best[10];
     int scores[10], n = 0;
-    for (int i = 0; i < board_candidate_count(b); i++) {
-        Move m = board_candidate(b, i);
+    int nc;
+    const Move *cand = board_candidates(b, &nc);
+    for (int i = 0; i < nc; i++) {
+        Move m = cand[i];
         int sc = eval_move_score(&p, m, b->side);
         int j = n < 10 ? n++ : 10;
         while (j > 0 && (scores[j - 1] < sc || (scores[j - 1] == sc && best[j - 1] > m))) {
@@ -241,8 +243,10 @@ int tool_ordering(int argc, char **argv) {
         int n = 0;
         static Move mv[BOARD_MAX_CELLS];
         static int sc[BOARD_MAX_CELLS];
-        for (int i = 0; i < board_candidate_count(b); i++) {
-            Move m = board_candidate(b, i);
+        int nc;
+        const Move *cand = board_candidates(b, &nc);
+        for (int i = 0; i < nc; i++) {
+            Move m = cand[i];
             int v = eval_move_score(&p, m, b->side);
             int j = n++;
             while (j > 0 && (sc[j - 1] < v || (sc[j - 1] == v && mv[j - 1] > m))) {

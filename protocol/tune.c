@@ -467,8 +467,10 @@ static int teacher_candidates(Pos *p, Move played, Move *out, int *target) {
     Board *b = &p->b;
     int me = b->side - 1, n = 0;
     *target = -1;
-    for (int i = 0; i < board_candidate_count(b) && n < 65535; i++) {
-        Move m = board_candidate(b, i);
+    int nc;
+    const Move *cand = board_candidates(b, &nc);
+    for (int i = 0; i < nc && n < 65535; i++) {
+        Move m = cand[i];
         if (p->c[m].p4[me] == P4_FORBID && rule_is_forbidden(b, m, p->rule))
             continue;
         if (m == played)

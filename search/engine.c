@@ -171,10 +171,12 @@ static int build_root(SearchThread *t) {
     int n = movepick_generate(p, &oc, list, board_candidate_count(b) + 1, MOVE_NONE, &mode);
     if (n < 0) {
         n = 0;
-        for (int i = 0; i < board_candidate_count(b); i++)
-            if (move_legal(p, board_candidate(b, i), b->side)) {
-                list[n].m = board_candidate(b, i);
-                list[n++].score = eval_move_score(p, board_candidate(b, i), b->side);
+        int nc;
+        const Move *cand = board_candidates(b, &nc);
+        for (int i = 0; i < nc; i++)
+            if (move_legal(p, cand[i], b->side)) {
+                list[n].m = cand[i];
+                list[n++].score = eval_move_score(p, cand[i], b->side);
             }
     }
     sort_moves(list, n);
@@ -230,8 +232,10 @@ static Move legal_fallback(Pos *p) {
     Board *b = &p->b;
     Move best = MOVE_NONE;
     int best_score = INT_MIN;
-    for (int i = 0; i < board_candidate_count(b); i++) {
-        Move c = board_candidate(b, i);
+    int nc;
+    const Move *cand = board_candidates(b, &nc);
+    for (int i = 0; i < nc; i++) {
+        Move c = cand[i];
         int sc = eval_move_score(p, c, b->side);
         if (sc > best_score && move_legal(p, c, b->side))
             best = c, best_score = sc;
@@ -274,8 +278,10 @@ static Move one_ply_move(Engine *e, SearchThread *t) {
     Move five, best = MOVE_NONE, eq[64];
     bool block = five_threat(p, opponent(s), &five) != FIVE_NONE;
     int best_score = INT_MIN, k = 0;
-    for (int i = 0; i < board_candidate_count(b); i++) {
-        Move c = board_candidate(b, i);
+    int nc;
+    const Move *cand = board_candidates(b, &nc);
+    for (int i = 0; i < nc; i++) {
+        Move c = cand[i];
         if (!move_legal(p, c, s))
             continue;
         int sc = block ? (c == five) * 1000000 : eval_move_score(p, c, s);

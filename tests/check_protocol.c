@@ -646,17 +646,19 @@ static void write_policy_games(const char *path, int games) {
             } else {
                 bool anti = (p.b.side == BLACK) == anti_black;
                 int best = 0;
-                for (int i = 0; anti && i < board_candidate_count(&p.b); i++) {
-                    Move c = board_candidate(&p.b, i);
+                int nc;
+                const Move *cand = board_candidates(&p.b, &nc);
+                for (int i = 0; anti && i < nc; i++) {
+                    Move c = cand[i];
                     int sc = eval_move_score(&p, c, p.b.side);
                     if (m == MOVE_NONE || sc < best)
                         m = c, best = sc;
                 }
-                for (int i = 0; !anti && i < board_candidate_count(&p.b); i++)
-                    if (pos_p4(&p, board_candidate(&p.b, i), p.b.side) == P4_FIVE)
-                        m = board_candidate(&p.b, i);
+                for (int i = 0; !anti && i < nc; i++)
+                    if (pos_p4(&p, cand[i], p.b.side) == P4_FIVE)
+                        m = cand[i];
                 if (m == MOVE_NONE)
-                    m = board_candidate(&p.b, test_rand(&seed) % (unsigned)board_candidate_count(&p.b));
+                    m = cand[test_rand(&seed) % (unsigned)nc];
                 over = !anti && pos_p4(&p, m, p.b.side) == P4_FIVE;
             }
             len += snprintf(moves + len, sizeof moves - (size_t)len, "%s%d,%d", n++ ? ";" : "", board_x(&p.b, m),

@@ -56,8 +56,10 @@ static bool random_game(Pos *p, int stones, unsigned long long *seed) {
             return false;
         ScoredMove list[BOARD_MAX_CELLS];
         int n = 0;
-        for (int i = 0; i < board_candidate_count(&p->b); i++) {
-            Move c = board_candidate(&p->b, i);
+        int nc;
+        const Move *cand = board_candidates(&p->b, &nc);
+        for (int i = 0; i < nc; i++) {
+            Move c = cand[i];
             if (move_legal(p, c, s))
                 list[n++] = (ScoredMove){c, eval_move_score(p, c, s)};
         }
@@ -153,8 +155,10 @@ START_TEST(test_threat_tests_brute_force) {
             for (int colour = BLACK; colour <= WHITE; colour++) {
                 Move fives[64], f4[64];
                 int nf = find_fives(p, colour, fives, 64), n4 = find_flex4(p, colour, f4, 64);
-                for (int i = 0; i < board_candidate_count(&p->b); i++) {
-                    Move c = board_candidate(&p->b, i);
+                int nc;
+                const Move *cand = board_candidates(&p->b, &nc);
+                for (int i = 0; i < nc; i++) {
+                    Move c = cand[i];
                     bool five = rule_wins_if_played(b, c, colour, all_rules[r]);
                     int after = bf_fives_after(b, c, colour, all_rules[r]);
                     ck_assert_msg(five == in_list(fives, nf, c), "%s five %d,%d colour %d",
@@ -314,8 +318,10 @@ static void check_four_three(Pos *p, SolverSpace *sp, ScoredMove *list, Move *ce
         return;
     (*defended)++;
     int k = 0;
-    for (int i = 0; i < board_candidate_count(&p->b); i++)
-        cells[k++] = board_candidate(&p->b, i);
+    int nc;
+    const Move *cand = board_candidates(&p->b, &nc);
+    for (int i = 0; i < nc; i++)
+        cells[k++] = cand[i];
     for (int i = 0; i < k; i++) {
         Move m = cells[i];
         bool listed = false;
@@ -363,9 +369,11 @@ START_TEST(test_four_three_rules) {
                 } else {
                     if (p->b.stones >= 8)
                         check_four_three(p, sp, list, cells, &claims, &probed, &defended, &left_out);
-                    for (int i = 0; i < board_candidate_count(&p->b); i++)
-                        if (move_legal(p, board_candidate(&p->b, i), s))
-                            l[n++] = (ScoredMove){board_candidate(&p->b, i), eval_move_score(p, board_candidate(&p->b, i), s)};
+                    int nc;
+                    const Move *cand = board_candidates(&p->b, &nc);
+                    for (int i = 0; i < nc; i++)
+                        if (move_legal(p, cand[i], s))
+                            l[n++] = (ScoredMove){cand[i], eval_move_score(p, cand[i], s)};
                 }
                 if (p->b.stones == 0)
                     l[n++] = (ScoredMove){board_move_at(&p->b, 7, 7), 0};
