@@ -30,6 +30,9 @@ enum {
     ASPIRATION_DELTA = 40,
     ASPIRATION_FULL = 1000,       /* a window wider than this becomes the full one */
     LMR_MIN_DEPTH = 3,
+    ROOT_LMR_MIN_DEPTH = 4,       /* root moves reduced from this depth, */
+    ROOT_LMR_FROM = 4,            /* from this move on (one ply), */
+    ROOT_LMR_FROM2 = 12,          /* two plies from this one */
     FORCED_EXT_TENTHS = 13,       /* the forced block of a five: extended 1.3 plies (Rapfi's) */
     FUTILITY_MAX_DEPTH = 6,       /* child futility up to this depth */
     FUTILITY_MARGIN = 300,        /* per depth */

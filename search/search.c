@@ -360,6 +360,12 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
     bool exact_ref = false; /* alpha holds the first move's exact score */
     for (int i = 0; i < t->root_count; i++) {
         RootMove *rm = &t->root[i];
+        /* late root moves (in the last iteration's order) are searched a ply
+         * or two shallower first, unless they make or stop a three or four */
+        int r = 0, s = p->b.side, o = opponent(s);
+        if (i >= ROOT_LMR_FROM && depth >= ROOT_LMR_MIN_DEPTH && !(t->off & FEAT_LMR) &&
+            pos_p4(p, rm->move, s) < P4_FLEX3 && pos_p4(p, rm->move, o) < P4_FLEX3)
+            r = 1 + (i >= ROOT_LMR_FROM2);
         pos_play(p, rm->move);
         t->stack[0].move = rm->move;
         t->stack[1].ext_credit = 0;
@@ -375,7 +381,9 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
             if (widen)
                 lo = alpha - (t->eng->limits.random_margin > 0 ? t->eng->limits.random_margin
                                                                : RANDOM_MARGIN);
-            v = -search(t, -lo - 1, -lo, depth - 1, 1, false, true);
+            v = -search(t, -lo - 1, -lo, depth - 1 - r, 1, false, true);
+            if (!t->aborted && v > lo && r > 0)
+                v = -search(t, -lo - 1, -lo, depth - 1, 1, false, true);
             if (!t->aborted && v > lo) {
                 rm->near_best = widen;
                 if (lo != alpha)
