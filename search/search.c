@@ -149,6 +149,12 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
 
 /* ---- main search ---- */
 
+/* Does m make a three or better for the side to move s, or take such a cell
+ * from the opponent? Such moves are never reduced (tree and root). */
+static inline bool makes_or_stops_three(const Pos *p, Move m, int s) {
+    return pos_p4(p, m, s) >= P4_FLEX3 || pos_p4(p, m, opponent(s)) >= P4_FLEX3;
+}
+
 static void update_pv(SearchThread *t, int ply, Move m) {
     t->pv[ply][ply] = m;
     for (int j = ply + 1; j < t->pv_len[ply + 1]; j++)
@@ -239,7 +245,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         if (i >= cap && best > -VALUE_MATE_MIN)
             break;
         /* threes, fours and the cells of the opponent's are never reduced */
-        bool tactical = pos_p4(p, m, s) >= P4_FLEX3 || pos_p4(p, m, o) >= P4_FLEX3;
+        bool tactical = makes_or_stops_three(p, m, s);
         /* Step 9. Extension: the forced block of a five, 1.3 plies: the
          * tenths beyond the whole ply are owed along the path, a ply more
          * when they make one */
@@ -362,9 +368,9 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
         RootMove *rm = &t->root[i];
         /* late root moves (in the last iteration's order) are searched a ply
          * or two shallower first, unless they make or stop a three or four */
-        int r = 0, s = p->b.side, o = opponent(s);
+        int r = 0;
         if (i >= ROOT_LMR_FROM && depth >= ROOT_LMR_MIN_DEPTH && !(t->off & FEAT_LMR) &&
-            pos_p4(p, rm->move, s) < P4_FLEX3 && pos_p4(p, rm->move, o) < P4_FLEX3)
+            !makes_or_stops_three(p, rm->move, p->b.side))
             r = 1 + (i >= ROOT_LMR_FROM2);
         pos_play(p, rm->move);
         t->stack[0].move = rm->move;
