@@ -38,6 +38,7 @@ typedef struct SearchThread {
     _Atomic uint64_t nodes;       /* written by its thread only; read by the others */
     uint64_t threat_nodes;        /* nodes of the root solvers */
     uint64_t singular_tests, singular_extended; /* singular tests run, moves extended */
+    uint64_t mtdf_iterations, mtdf_passes;       /* MTD(f) iterations completed, root searches they took */
     int seldepth;
     bool aborted;                 /* this search was stopped: its values mean nothing */
     Stack stack[MAX_PLY + 8];

@@ -27,7 +27,7 @@ enum {
 
     /* ---- main search (search.c) ---- */
     ASPIRATION_FROM = 5,          /* depth where aspiration windows start */
-    ASPIRATION_DELTA = 40,
+    ASPIRATION_DELTA = 160,
     ASPIRATION_FULL = 1000,       /* a window wider than this becomes the full one */
     LMR_MIN_DEPTH = 3,
     ROOT_LMR_MIN_DEPTH = 4,       /* root moves reduced from this depth, */
@@ -38,6 +38,8 @@ enum {
     FUTILITY_MARGIN = 300,        /* per depth */
     MOVECAP_BASE = 10,            /* quiet moves searched: base + per_depth * depth */
     MOVECAP_PER_DEPTH = 5,
+    MTDF_STEP = 16,               /* MTD(f): first step past a bound, doubling while it fails one way */
+    MTDF_GRAIN = 8,               /* an iteration ends when the value is bracketed this tightly */
     RANDOM_MARGIN = 12,           /* root moves within this of the best may be chosen */
     SINGULAR_MIN_DEPTH = 7,       /* singular extension from this depth */
     SINGULAR_TT_SLACK = 2,        /* the TT entry searched at least depth - this */

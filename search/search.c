@@ -425,22 +425,46 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
     return best;
 }
 
+/* MTD(f): zero-window root searches that close in on the value. Until the
+ * value is bracketed each test steps past the last bound by a step that
+ * doubles; once bracketed, the tests bisect; the iteration ends when the
+ * bracket is at most MTDF_GRAIN wide (a plain MTD(f) crawls a point or two a
+ * pass on this evaluation: a hundred passes an iteration were seen). */
 static int32_t mtdf(SearchThread *t, int depth, int32_t guess, bool *first_done) {
-    int32_t g = guess, lower = -VALUE_INF, upper = VALUE_INF;
+    int32_t g = guess, lower = -VALUE_INF, upper = VALUE_INF, step = MTDF_STEP;
     Move best = t->root[0].move;
     bool any_done = false;
+    int last = 0; /* direction of the last test: 1 up, -1 down */
     while (lower < upper) {
-        int32_t beta = g == lower ? g + 1 : g;
+        int32_t beta;
+        if (lower > -VALUE_INF && upper < VALUE_INF)
+            beta = lower + (upper - lower + 1) / 2;
+        else
+            beta = g;
+        if (beta <= lower)
+            beta = lower + 1;
+        if (beta > upper)
+            beta = upper;
         bool fd;
         g = root_search(t, beta - 1, beta, depth, false, &fd);
         if (t->aborted)
             break;
         any_done = true;
-        if (g < beta)
+        t->mtdf_passes++;
+        int dir = g < beta ? -1 : 1;
+        step = dir == last ? step * 2 : MTDF_STEP;
+        last = dir;
+        if (dir < 0) {
             upper = g;
-        else {
+            g = g - step > -VALUE_INF ? g - step : -VALUE_INF + 1;
+        } else {
             lower = g;
             best = t->root[0].move;
+            g = g + step < VALUE_INF ? g + step : VALUE_INF;
+        }
+        if (lower > -VALUE_INF && upper - lower <= MTDF_GRAIN) {
+            g = lower;
+            break;
         }
     }
     /* the move of the last fail-high is the proven best; keep it first */
@@ -450,6 +474,7 @@ static int32_t mtdf(SearchThread *t, int depth, int32_t guess, bool *first_done)
             break;
         }
     *first_done = any_done && !t->aborted;
+    t->mtdf_iterations += *first_done;
     return g;
 }
 
