@@ -913,11 +913,14 @@ static void note_report(void *ctx, const SearchInfo *in) {
 static void note_score(void *ctx, const SearchInfo *in) { *(int32_t *)ctx = in->score; }
 
 /* A fixed-depth search of a puzzle from a fresh table, root solvers and the
- * features in off switched off: does it prove a win? Its nodes in *nodes. */
-static bool proves_win(Engine *e, Pos *p, const Record *r, int depth, uint32_t off, uint64_t *nodes) {
+ * features in off switched off, by the given driver: does it prove a win?
+ * Its nodes in *nodes. */
+static bool proves_win_by(Engine *e, Pos *p, const Record *r, int depth, uint32_t off, Driver driver,
+                          uint64_t *nodes) {
     pos_record(p, r);
     SearchLimits l;
     search_limits_default(&l);
+    l.driver = driver;
     l.turn_ms = -1;
     l.max_depth = depth;
     l.randomize = false;
@@ -931,6 +934,10 @@ static bool proves_win(Engine *e, Pos *p, const Record *r, int depth, uint32_t o
     if (nodes)
         *nodes += info.nodes;
     return value_is_mate(score) && score > 0;
+}
+
+static bool proves_win(Engine *e, Pos *p, const Record *r, int depth, uint32_t off, uint64_t *nodes) {
+    return proves_win_by(e, p, r, depth, off, DRIVER_PVS, nodes);
 }
 
 /* The singular extension (its test search without the TT move, and the cut
@@ -1014,20 +1021,7 @@ START_TEST(test_mtdf_driver) {
     for (int i = 0; i < 30; i++) {
         bool win[2];
         for (int d = 0; d < 2; d++) {
-            pos_record(p, &recs[i]);
-            SearchLimits l;
-            search_limits_default(&l);
-            l.turn_ms = -1;
-            l.max_depth = 4;
-            l.randomize = false;
-            l.driver = d ? DRIVER_MTDF : DRIVER_PVS;
-            l.features_off = FEAT_ROOT_THREATS;
-            int32_t score = 0;
-            engine_clear_hash(e);
-            engine_arm(e);
-            Move m = engine_think(e, p, &l, note_score, &score, NULL);
-            ck_assert(m != MOVE_NONE && p->b.cell[m] == EMPTY);
-            win[d] = value_is_mate(score) && score > 0;
+            win[d] = proves_win_by(e, p, &recs[i], 4, 0, d ? DRIVER_MTDF : DRIVER_PVS, NULL);
             won[d] += win[d];
         }
         ck_assert_msg(!win[0] || win[1], "puzzle %d: PVS proves the win, MTD(f) does not", i + 1);
