@@ -912,12 +912,11 @@ static void note_report(void *ctx, const SearchInfo *in) {
 
 static void note_score(void *ctx, const SearchInfo *in) { *(int32_t *)ctx = in->score; }
 
-/* A fixed-depth search of a puzzle from a fresh table, root solvers and the
- * features in off switched off, by the given driver: does it prove a win?
- * Its nodes in *nodes. */
-static bool proves_win_by(Engine *e, Pos *p, const Record *r, int depth, uint32_t off, Driver driver,
-                          uint64_t *nodes) {
-    pos_record(p, r);
+/* A fixed-depth search of the position in p from a fresh table, root solvers
+ * and the features in off switched off, by the given driver: its move (an
+ * empty cell), its score in *score, its figures in *info when not NULL. */
+static Move think_fixed(Engine *e, Pos *p, int depth, uint32_t off, Driver driver, int32_t *score,
+                        SearchInfo *info) {
     SearchLimits l;
     search_limits_default(&l);
     l.driver = driver;
@@ -925,12 +924,20 @@ static bool proves_win_by(Engine *e, Pos *p, const Record *r, int depth, uint32_
     l.max_depth = depth;
     l.randomize = false;
     l.features_off = FEAT_ROOT_THREATS | off;
-    int32_t score = 0;
-    SearchInfo info;
     engine_clear_hash(e);
     engine_arm(e);
-    Move m = engine_think(e, p, &l, note_score, &score, &info);
+    Move m = engine_think(e, p, &l, note_score, score, info);
     ck_assert(m != MOVE_NONE && p->b.cell[m] == EMPTY);
+    return m;
+}
+
+/* The same search of a puzzle: does it prove a win? Its nodes in *nodes. */
+static bool proves_win_by(Engine *e, Pos *p, const Record *r, int depth, uint32_t off, Driver driver,
+                          uint64_t *nodes) {
+    pos_record(p, r);
+    int32_t score = 0;
+    SearchInfo info;
+    think_fixed(e, p, depth, off, driver, &score, &info);
     if (nodes)
         *nodes += info.nodes;
     return value_is_mate(score) && score > 0;
@@ -1033,17 +1040,8 @@ START_TEST(test_mtdf_driver) {
         char err[128];
         ck_assert_msg(record_parse(bench_positions[i], r, err, sizeof err), "%s", err);
         pos_record(p, r);
-        SearchLimits l;
-        search_limits_default(&l);
-        l.turn_ms = -1;
-        l.max_depth = 8;
-        l.randomize = false;
-        l.driver = DRIVER_MTDF;
-        l.features_off = FEAT_ROOT_THREATS;
-        engine_clear_hash(e);
-        engine_arm(e);
-        Move m = engine_think(e, p, &l, NULL, NULL, NULL);
-        ck_assert(m != MOVE_NONE && p->b.cell[m] == EMPTY);
+        int32_t score = 0;
+        think_fixed(e, p, 8, 0, DRIVER_MTDF, &score, NULL);
         iterations += e->threads[0]->mtdf_iterations;
         passes += e->threads[0]->mtdf_passes;
     }
