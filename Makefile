@@ -165,6 +165,7 @@ WIN_FLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) -O3 -D
              -DQUINTO_REV=\"$(GIT_REV)\" -static -s
 WIN_SRC   := $(wildcard brain/*.c eval/*.c search/*.c protocol/*.c)
 WINE      ?= wine
+WINESERVER ?= wineserver
 VERSION   := $(shell sed -n 's/^\#define QUINTO_VERSION "\(.*\)"/\1/p' protocol/session.c)
 
 windows: pbrain-quinto64.exe
@@ -180,9 +181,16 @@ test-windows: pbrain-quinto64.exe all $(BUILD)/quinto-tests $(BUILD)/fakebrain
 	WINEDEBUG=-all $(WINE) $(abspath pbrain-quinto64.exe) about
 	CK_RUN_SUITE=protocol CK_EXCLUDE_TAGS=native WINEDEBUG=-all QUINTO_TEST_SLACK=3 QUINTO_TESTDATA=$(TESTDATA) QUINTO_OPENINGS=$(OPENINGS) \
 	  QUINTO_BRAIN="$(WINE) $(abspath pbrain-quinto64.exe)" ./$(BUILD)/quinto-tests
+	@# One wineserver for the whole match (a brain started while the last
+	@# one's wineserver is shutting down can die before its first line);
+	@# the brains' stderr kept, and shown if the match cannot be played.
+	-WINEDEBUG=-all $(WINESERVER) -p30
+	mkdir -p build/windows-stderr
 	WINEDEBUG=-all ./quinto-manager match -engine cmd="$(WINE) $(abspath pbrain-quinto64.exe)" name=Quinto-exe \
 	  -engine cmd=$(abspath pbrain-quinto) name=Quinto-linux -rule freestyle -size 15 -tc 500/30000 \
-	  -openings piskvork-f15 -games 4 -concurrency 1 -quiet -results build/windows-match.tsv
+	  -openings piskvork-f15 -games 4 -concurrency 1 -quiet -results build/windows-match.tsv \
+	  -stderr build/windows-stderr || { echo "test-windows: the match failed; the brains' stderr:"; \
+	  tail -n 40 build/windows-stderr/*.stderr; exit 1; }
 	@if cut -f6 build/windows-match.tsv | grep -qvE '^(reason|five|board full|move cap|renju move limit)$$'; then \
 	  echo "test-windows: a game ended otherwise than by play:"; cut -f1-7 build/windows-match.tsv; exit 1; fi
 	@echo "test-windows: passed (protocol suite and 4 games under wine, no time losses)"
