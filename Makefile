@@ -182,8 +182,10 @@ test-windows: pbrain-quinto64.exe all $(BUILD)/quinto-tests $(BUILD)/fakebrain
 	CK_RUN_SUITE=protocol CK_EXCLUDE_TAGS=native WINEDEBUG=-all QUINTO_TEST_SLACK=3 QUINTO_TESTDATA=$(TESTDATA) QUINTO_OPENINGS=$(OPENINGS) \
 	  QUINTO_BRAIN="$(WINE) $(abspath pbrain-quinto64.exe)" ./$(BUILD)/quinto-tests
 	@# One wineserver for the whole match (a brain started while the last
-	@# one's wineserver is shutting down can die before its first line);
-	@# the brains' stderr kept, and shown if the match cannot be played.
+	@# one's wineserver is shutting down can die before its first line):
+	@# wait for the suite's to end (-p is refused while one runs), start a
+	@# persistent one; the brains' stderr kept, shown if the match fails.
+	-WINEDEBUG=-all $(WINESERVER) -w
 	-WINEDEBUG=-all $(WINESERVER) -p30
 	mkdir -p build/windows-stderr
 	WINEDEBUG=-all ./quinto-manager match -engine cmd="$(WINE) $(abspath pbrain-quinto64.exe)" name=Quinto-exe \
