@@ -97,9 +97,10 @@ int32_t window_value_lut[RULE_COUNT][256];
 /* Renju black's pattern-code values, counted from the open-one code (F1 on
  * all four lines), are played at this percent of the fitted ones: black
  * values its own shapes more, white defends against them harder. A search
- * choice, not a fit (the tuner fits the corrections without it). Against
- * Rapfi, 15x15 renju, balanced-r15, 200 ms, 160 games each (README, changes
- * tried): 80% 17%, 100% 26-30%, 125% 33.8%, 150% 32.5%. */
+ * choice, not a fit (tune fits without it; only --refine starts from the
+ * scaled values). Against Rapfi, 15x15 renju, balanced-r15 (README, changes
+ * tried): 200 ms, 160 games each, 80% 17%, 100% 26-30%, 125% 33.8%, 150%
+ * 32.5%; 1 s, 125% 30.6% over 160 games against 31.2%: neutral there. */
 enum { RENJU_BLACK_SHAPE_PCT = 125 };
 
 static void scale_codes(int16_t *eval, int table, int pct) {
