@@ -206,10 +206,12 @@ int gen_defences(Pos *p, Marks *mk, ScoredMove *out, int cap, bool *complete) {
                 mk->mark[c] = mk->gen;
                 if (!move_legal(p, (Move)c, s))
                     continue;
-                bool ok;
-                if (fast) {
-                    ok = blocks_flex4s(p, (Move)c, s, o, threat, threats);
-                } else {
+                /* a threat point that stays an open four after c proves c
+                 * no defence; where the list may be short (renju black's
+                 * forbidden points turning legal, or a full list) a move
+                 * that passes is played to see */
+                bool ok = blocks_flex4s(p, (Move)c, s, o, threat, threats);
+                if (ok && !fast) {
                     pos_play(p, (Move)c);
                     ok = !has_flex4(p, o);
                     pos_undo(p);
@@ -292,13 +294,16 @@ int gen_four_three_defences(Pos *p, Marks *mk, ScoredMove *out, int cap) {
                 if (!move_legal(p, (Move)c, s))
                     continue;
                 bool ok = c == x;
-                if (!ok && p->rule != RULE_RENJU) {
+                if (!ok) {
                     Pattern4 fy = c == y ? P4_NONE : p4_after(p, y, s, (Move)c, s);
                     ok = p4_after(p, x, o, (Move)c, s) < P4_BLOCK4_FLEX3 || (fy >= P4_BLOCK4 && fy <= P4_FLEX4);
-                } else if (!ok) {
-                    pos_play(p, (Move)c);
-                    ok = pos_p4(p, x, o) < P4_BLOCK4_FLEX3 || (c != y && makes_four(p, y, s));
-                    pos_undo(p);
+                    /* renju black's forbidden-class point may still be a
+                     * legal four: only playing tells */
+                    if (!ok && fy == P4_FORBID) {
+                        pos_play(p, (Move)c);
+                        ok = makes_four(p, y, s);
+                        pos_undo(p);
+                    }
                 }
                 if (ok && n < cap) {
                     out[n].m = (Move)c;
