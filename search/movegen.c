@@ -174,9 +174,11 @@ static Pattern4 p4_after(const Pos *p, Move m, int colour, Move c, int by) {
 }
 
 /* Does a stone of s on empty cell c leave none of the opponent o's open-four
- * points f[0..n) one? A stone only takes away from the opponent (a white one
- * can make a forbidden point of renju black's legal: not for that case), so
- * the open-four points afterwards are among these. */
+ * points f[0..n) one? A stone only takes away from the opponent, so the
+ * open-four points afterwards are among these; except that a white one can
+ * make a forbidden point of renju black's legal: there a false answer is
+ * exact (a point of the list is still an open four) and a true one must be
+ * confirmed by playing. */
 static bool blocks_flex4s(const Pos *p, Move c, int s, int o, const Move *f, int n) {
     for (int i = 0; i < n; i++)
         if (f[i] != c && p4_after(p, f[i], o, c, s) == P4_FLEX4)
