@@ -4,10 +4,10 @@
 # through the stone holds four of its stones and one empty cell, counted
 # outside the last PLIES plies of each game (the winning attack is left out),
 # and from the fourth stone on (openings are not the engines' moves).
-# A four forces the answer and spends the three it came from: a brain that
-# makes far more of them than its opponent is pushing its losses past the
-# horizon or spending its threats early (session 33: Quinto 18-26% of its
-# moves against Rapfi's 8-9%, in every rule). The window test ignores
+# A four forces the answer and spends the three it came from. Session 33:
+# Quinto 18-26% of its moves against Rapfi's 8-9%, in every rule, mostly in
+# positions Rapfi already called worse for Quinto (a sign of being pressed
+# more than a cause; README, changes tried). The window test ignores
 # overlines and renju's forbidden points: a diagnostic, not a rule check.
 #
 # usage: fours.py RESULTS.tsv... [--size N] [--plies 12]
@@ -38,8 +38,12 @@ def main():
     a = ap.parse_args()
     count = collections.defaultdict(lambda: [0, 0, 0])  # (engine, colour) -> fours, moves, games
     for path in a.files:
-        for r in csv.DictReader(open(path), delimiter="\t"):
+        with open(path) as f:
+            rows = list(csv.DictReader(f, delimiter="\t"))
+        for r in rows:
             moves = [tuple(map(int, m.split(","))) for m in r["moves"].split(";") if m]
+            if not moves:
+                continue  # a game that ended before its first move
             size = a.size or max(max(m) for m in moves) + 1
             stones = {}
             upto = max(3, len(moves) - a.plies)
