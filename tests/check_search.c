@@ -1055,6 +1055,48 @@ START_TEST(test_mtdf_driver) {
 }
 END_TEST
 
+/* Every rule but renju treats the colours alike: a position and the same one
+ * with every stone's colour and the side to move swapped (a pass first) are
+ * searched alike, the same move, the values apart by twice the colour term
+ * only. A term or table indexed by the wrong colour breaks this. */
+START_TEST(test_colour_symmetry) {
+    Engine *e = engine_new();
+    Pos *p = malloc(sizeof *p);
+    Record *r = malloc(sizeof *r);
+    int checked = 0;
+    for (int i = 0; i < bench_position_count; i++) {
+        char err[128];
+        ck_assert_msg(record_parse(bench_positions[i], r, err, sizeof err), "%s", err);
+        if (r->rule == RULE_RENJU || r->width > 20)
+            continue;
+        int32_t v[2];
+        Move m[2];
+        int mover[2];
+        for (int swap = 0; swap < 2; swap++) {
+            ck_assert(pos_init(p, r->width, r->height, r->rule));
+            if (swap)
+                pos_pass(p);
+            for (int k = 0; k < r->count; k++)
+                pos_play(p, board_move_at(&p->b, r->x[k], r->y[k]));
+            mover[swap] = p->b.side;
+            m[swap] = think_fixed(e, p, 6, 0, DRIVER_PVS, &v[swap], NULL);
+        }
+        ck_assert_int_ne(mover[0], mover[1]);
+        ck_assert_msg(m[0] == m[1], "%s: %d against %d with the colours swapped", bench_positions[i], m[0], m[1]);
+        int32_t bias = 2 * EVAL_WEIGHTS[r->rule].black * (mover[0] == BLACK ? 1 : -1);
+        if (value_is_mate(v[0]))
+            bias = 0;
+        ck_assert_msg(v[0] - v[1] == bias, "%s: value %d, swapped %d (colour term %d)", bench_positions[i], v[0],
+                      v[1], EVAL_WEIGHTS[r->rule].black);
+        checked++;
+    }
+    ck_assert_int_ge(checked, 8);
+    free(r);
+    free(p);
+    engine_free(e);
+}
+END_TEST
+
 /* The last report names the move returned: also a random near-best move, and
  * a better move proven by an unfinished iteration (neither was reported). */
 START_TEST(test_last_report_is_the_move) {
@@ -1111,6 +1153,7 @@ Suite *suite_search(void) {
     tcase_add_test(tc, test_singular_keeps_wins);
     tcase_add_test(tc, test_qsearch_tt_keeps_wins);
     tcase_add_test(tc, test_mtdf_driver);
+    tcase_add_test(tc, test_colour_symmetry);
     suite_add_tcase(s, tc);
     return s;
 }
