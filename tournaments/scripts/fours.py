@@ -41,21 +41,21 @@ def main():
         with open(path) as f:
             rows = list(csv.DictReader(f, delimiter="\t"))
         for r in rows:
+            players = (r["black"], r["white"])
             moves = [tuple(map(int, m.split(","))) for m in r["moves"].split(";") if m]
             if not moves:
                 continue  # a game that ended before its first move
             size = a.size or max(max(m) for m in moves) + 1
             stones = {}
             upto = max(3, len(moves) - a.plies)
-            for colour, who in ((0, r["black"]), (1, r["white"])):
+            for colour, who in enumerate(players):
                 count[(who, colour)][2] += 1
             for i, (x, y) in enumerate(moves[:upto]):
                 colour = i % 2
                 stones[(x, y)] = colour
                 if i < 3:
                     continue
-                who = r["black"] if colour == 0 else r["white"]
-                c = count[(who, colour)]
+                c = count[(players[colour], colour)]
                 c[1] += 1
                 c[0] += makes_four(stones, x, y, colour, size)
     print(f"{'engine':16s} {'colour':6s} {'fours':>6s} {'moves':>6s} {'share':>6s} {'a game':>7s}")
