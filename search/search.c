@@ -50,12 +50,18 @@ static inline bool board_full(const Pos *p) { return p->b.stones == p->b.width *
 
 /* ---- quiescence: fours only, stand pat otherwise ---- */
 
+/* The quiescence plies whose fours may be anywhere (later: near the side's
+ * last stone); renju gets two more. */
+static inline int qs_free_ply(const Pos *p) {
+    return p->rule == RULE_RENJU ? QS_FREE_PLY_RENJU : QS_FREE_PLY;
+}
+
 /* The table key of a quiescence node: after the first plies the fours tried
  * depend on the path (near the last own stone, and later only those that
  * build), so those nodes mix that stone and the stage into the position's
  * key, and no other path meets their values. */
-static inline uint64_t qs_key(uint64_t key, int side, Move last_own, int qply) {
-    if (qply >= QS_FREE_PLY && last_own > MOVE_PASS) {
+static inline uint64_t qs_key(uint64_t key, int side, Move last_own, int qply, int free_ply) {
+    if (qply >= free_ply && last_own > MOVE_PASS) {
         uint64_t z = zobrist_stone(side, last_own) + (qply < QS_PLAIN_PLY ? 0x9e3779b97f4a7c15u : 0x6a09e667f3bcc909u);
         key ^= (z << 23 | z >> 41) * 0xff51afd7ed558ccdu;
     }
@@ -67,7 +73,7 @@ static inline uint64_t qs_key(uint64_t key, int side, Move last_own, int qply) {
 static inline void qs_prefetch(SearchThread *t, Move m, int s, int ply, int qply) {
     Move last_own = ply >= 1 ? t->stack[ply - 1].move : MOVE_NONE;
     uint64_t key = t->pos.b.key ^ zobrist_stone(s, m) ^ zobrist_side();
-    tt_prefetch(&t->eng->tt, qs_key(key, opponent(s), last_own, qply + 1));
+    tt_prefetch(&t->eng->tt, qs_key(key, opponent(s), last_own, qply + 1, qs_free_ply(&t->pos)));
 }
 
 static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, int qply) {
@@ -86,7 +92,7 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
      * nodes use a path key (qs_key: a shared key hid wins, tests/check_search.c) */
     bool tt_on = !(t->off & (FEAT_TT | FEAT_QTT)), use_tt = tt_on;
     Move last_own = ply >= 2 ? t->stack[ply - 2].move : MOVE_NONE;
-    uint64_t key = qs_key(p->b.key, s, last_own, qply);
+    uint64_t key = qs_key(p->b.key, s, last_own, qply, qs_free_ply(p));
     int32_t orig_alpha = alpha;
     TTHit hit;
     if (use_tt && tt_probe(&t->eng->tt, key, &hit)) {
@@ -119,7 +125,7 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
      * only fours that also build something after a few more */
     ScoredMove buf[GEN_FOURS_MAX];
     MovePicker mp;
-    picker_init_fours(&mp, buf, GEN_FOURS_MAX, p, qply >= QS_FREE_PLY ? last_own : MOVE_NONE,
+    picker_init_fours(&mp, buf, GEN_FOURS_MAX, p, qply >= qs_free_ply(p) ? last_own : MOVE_NONE,
                       qply < QS_PLAIN_PLY);
     Move m;
     while ((m = picker_next(&mp)) != MOVE_NONE) {
