@@ -70,10 +70,10 @@ static inline uint64_t qs_key(uint64_t key, int side, Move last_own, int qply, i
 
 /* Fetch the table bucket of the quiescence child after move m (the side to
  * move s plays it at ply): its probe then finds it in the cache. */
-static inline void qs_prefetch(SearchThread *t, Move m, int s, int ply, int qply) {
+static inline void qs_prefetch(SearchThread *t, Move m, int s, int ply, int qply, int free_ply) {
     Move last_own = ply >= 1 ? t->stack[ply - 1].move : MOVE_NONE;
     uint64_t key = t->pos.b.key ^ zobrist_stone(s, m) ^ zobrist_side();
-    tt_prefetch(&t->eng->tt, qs_key(key, opponent(s), last_own, qply + 1, qs_free_ply(&t->pos)));
+    tt_prefetch(&t->eng->tt, qs_key(key, opponent(s), last_own, qply + 1, free_ply));
 }
 
 static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, int qply) {
@@ -92,7 +92,8 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
      * nodes use a path key (qs_key: a shared key hid wins, tests/check_search.c) */
     bool tt_on = !(t->off & (FEAT_TT | FEAT_QTT)), use_tt = tt_on;
     Move last_own = ply >= 2 ? t->stack[ply - 2].move : MOVE_NONE;
-    uint64_t key = qs_key(p->b.key, s, last_own, qply, qs_free_ply(p));
+    int free_ply = qs_free_ply(p);
+    uint64_t key = qs_key(p->b.key, s, last_own, qply, free_ply);
     int32_t orig_alpha = alpha;
     TTHit hit;
     if (use_tt && tt_probe(&t->eng->tt, key, &hit)) {
@@ -108,7 +109,7 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
     Move blk;
     if (five_threat(p, o, &blk) == FIVE_BLOCKABLE) {
         if (tt_on)
-            qs_prefetch(t, blk, s, ply, qply);
+            qs_prefetch(t, blk, s, ply, qply, free_ply);
         pos_play(p, blk);
         t->stack[ply].move = blk;
         int32_t v = -qsearch(t, -beta, -alpha, ply + 1, qply + 1);
@@ -125,12 +126,12 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
      * only fours that also build something after a few more */
     ScoredMove buf[GEN_FOURS_MAX];
     MovePicker mp;
-    picker_init_fours(&mp, buf, GEN_FOURS_MAX, p, qply >= qs_free_ply(p) ? last_own : MOVE_NONE,
+    picker_init_fours(&mp, buf, GEN_FOURS_MAX, p, qply >= free_ply ? last_own : MOVE_NONE,
                       qply < QS_PLAIN_PLY);
     Move m;
     while ((m = picker_next(&mp)) != MOVE_NONE) {
         if (tt_on)
-            qs_prefetch(t, m, s, ply, qply);
+            qs_prefetch(t, m, s, ply, qply, free_ply);
         pos_play(p, m);
         t->stack[ply].move = m;
         int32_t v = -qsearch(t, -beta, -alpha, ply + 1, qply + 1);
