@@ -22,9 +22,8 @@ enum {
     /* ---- quiescence (search.c) ---- */
     QS_MAX_PLY = 20,              /* plies of fours in the quiescence */
     QS_FREE_PLY = 2,              /* quiescence plies before fours must be near the last own stone */
-    QS_FREE_PLY_15 = 4,           /* the same in renju and standard: the horizon side's second
-                                   * four anywhere too (better against Rapfi there, not in
-                                   * 20x20 freestyle: README, sessions 35-36) */
+    QS_FREE_PLY_RENJU = 4,        /* the same in renju: the horizon side's second four anywhere
+                                   * too (better against Rapfi: README, session 35) */
     QS_PLAIN_PLY = 6,             /* plies after which a four must also make a three or two */
     QS_TT_DEPTH = -1,             /* the depth the quiescence stores its results at */
 

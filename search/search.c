@@ -51,9 +51,9 @@ static inline bool board_full(const Pos *p) { return p->b.stones == p->b.width *
 /* ---- quiescence: fours only, stand pat otherwise ---- */
 
 /* The quiescence plies whose fours may be anywhere (later: near the side's
- * last stone); renju and standard get two more. */
+ * last stone); renju gets two more. */
 static inline int qs_free_ply(const Pos *p) {
-    return p->rule == RULE_RENJU || p->rule == RULE_STANDARD ? QS_FREE_PLY_15 : QS_FREE_PLY;
+    return p->rule == RULE_RENJU ? QS_FREE_PLY_RENJU : QS_FREE_PLY;
 }
 
 /* The table key of a quiescence node: after the first plies the fours tried
