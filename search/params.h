@@ -43,7 +43,7 @@ enum {
     MTDF_STEP = 16,               /* MTD(f): first step past a bound, doubling while it fails one way */
     MTDF_GRAIN = 8,               /* an iteration ends when the value is bracketed this tightly */
     RANDOM_MARGIN = 12,           /* root moves within this of the best may be chosen */
-    SINGULAR_MIN_DEPTH = 7,       /* singular extension from this depth */
+    SINGULAR_MIN_DEPTH = 7,       /* singular test from this depth (extension on the PV) */
     SINGULAR_TT_SLACK = 2,        /* the TT entry searched at least depth - this */
     SINGULAR_MARGIN = 4,          /* per depth: the other moves must stay this far below */
 

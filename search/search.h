@@ -41,7 +41,7 @@ enum {
     FEAT_DEFENCES = 1 << 9,     /* only the defences against an open three */
     FEAT_EXTENSION = 1 << 10,   /* +1 ply for the forced block of a five */
     FEAT_QUICKWIN5 = 1 << 11,   /* four-three / three-three wins in the quick check */
-    FEAT_SINGULAR = 1 << 12,    /* singular extension of the TT move (and its multi-cut) */
+    FEAT_SINGULAR = 1 << 12,    /* singular extension of the TT move on the PV (and its multi-cut) */
     FEAT_QTT = 1 << 13,         /* the transposition table in the quiescence */
     FEAT_DEFEND43 = 1 << 14,    /* only the defences against a four-three point (not at the root) */
     FEAT_ALL = (1 << 15) - 1,

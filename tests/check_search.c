@@ -950,7 +950,8 @@ static bool proves_win(Engine *e, Pos *p, const Record *r, int depth, uint32_t o
 /* The singular extension (its test search without the TT move, and the cut
  * when another move also beats beta) never hides a win: on VCT puzzles, with
  * the root solvers off, a depth-9 search proves every win it proves without
- * the extension, and the singular tests did run and extend some moves. */
+ * the extension, and the singular tests did run and find some moves singular
+ * (extended on the PV). */
 START_TEST(test_singular_keeps_wins) {
     Record *recs;
     int n = testdata_load("puzzles/lfz084_has_vct_15x15.txt", &recs);
@@ -973,9 +974,9 @@ START_TEST(test_singular_keeps_wins) {
         }
         ck_assert_msg(!win[0] || win[1], "puzzle %d: won without the singular extension, not with it", i + 1);
     }
-    /* (2 453 tests extending 114 moves when written; a test that searched the
-     * TT move too would almost never extend) */
-    ck_assert_msg(tests > 0 && extended * 100 >= tests, "%lu singular tests, %lu moves extended",
+    /* (2 453 tests finding 114 moves singular when written; a test that
+     * searched the TT move too would almost never find one) */
+    ck_assert_msg(tests > 0 && extended * 100 >= tests, "%lu singular tests, %lu moves found singular",
                   (unsigned long)tests, (unsigned long)extended);
     ck_assert_int_ge(won[0], 8);
     free(p);
