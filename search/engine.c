@@ -136,7 +136,7 @@ static void thread_prepare(SearchThread *t, Engine *e, int id, const Pos *p) {
     t->off = e->limits.features_off;
     atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
     t->threat_nodes = 0;
-    t->singular_tests = t->singular_extended = 0;
+    t->singular_tests = t->singular_found = 0;
     t->mtdf_iterations = t->mtdf_passes = 0;
     t->seldepth = 0;
     t->aborted = false;

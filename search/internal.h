@@ -37,7 +37,7 @@ typedef struct SearchThread {
     uint32_t off;                 /* FEAT_* bits switched off */
     _Atomic uint64_t nodes;       /* written by its thread only; read by the others */
     uint64_t threat_nodes;        /* nodes of the root solvers */
-    uint64_t singular_tests, singular_extended; /* singular tests run, moves found singular */
+    uint64_t singular_tests, singular_found; /* singular tests run, moves found singular */
     uint64_t mtdf_iterations, mtdf_passes;       /* MTD(f) iterations completed, root searches they took */
     int seldepth;
     bool aborted;                 /* this search was stopped: its values mean nothing */

@@ -279,7 +279,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
                 return 0;
             t->singular_tests++;
             if (sv < sbeta)
-                new_depth += pv_node, t->singular_extended++;
+                new_depth += pv_node, t->singular_found++;
             else if (sbeta >= beta)
                 return sbeta;
         }

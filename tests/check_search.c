@@ -959,7 +959,7 @@ START_TEST(test_singular_keeps_wins) {
     Engine *e = engine_new();
     Pos *p = malloc(sizeof *p);
     int won[2] = {0, 0};
-    uint64_t tests = 0, extended = 0;
+    uint64_t tests = 0, found = 0;
     for (int i = 0; i < 12; i++) {
         bool win[2];
         for (int se = 0; se < 2; se++) {
@@ -967,7 +967,7 @@ START_TEST(test_singular_keeps_wins) {
             won[se] += win[se];
             if (se) {
                 tests += e->threads[0]->singular_tests;
-                extended += e->threads[0]->singular_extended;
+                found += e->threads[0]->singular_found;
             } else {
                 ck_assert(e->threads[0]->singular_tests == 0);
             }
@@ -976,8 +976,8 @@ START_TEST(test_singular_keeps_wins) {
     }
     /* (2 453 tests finding 114 moves singular when written; a test that
      * searched the TT move too would almost never find one) */
-    ck_assert_msg(tests > 0 && extended * 100 >= tests, "%lu singular tests, %lu moves found singular",
-                  (unsigned long)tests, (unsigned long)extended);
+    ck_assert_msg(tests > 0 && found * 100 >= tests, "%lu singular tests, %lu moves found singular",
+                  (unsigned long)tests, (unsigned long)found);
     ck_assert_int_ge(won[0], 8);
     free(p);
     free(recs);
