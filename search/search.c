@@ -264,10 +264,10 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         }
         /* Step 9b. Singular extension: the TT move, proven good, searched one
          * ply deeper when every other move stays well below its value at half
-         * the depth, on the PV only (extended off it too, the extensions fed
+         * the depth, on the PV only (extended everywhere, the extensions fed
          * each other: a renju bench position's depth 12 took 5.1 M nodes
-         * instead of 0.56 M); when another also reaches beta there, the node
-         * is cut, on the PV or off it */
+         * instead of 0.56 M); when another move also reaches beta there, the
+         * node is cut, on the PV or off it */
         if (i == 0 && m == tt_move && !forced && excluded == MOVE_NONE && depth >= SINGULAR_MIN_DEPTH &&
             tt_hit && (hit.bound & BOUND_LOWER) && hit.depth >= depth - SINGULAR_TT_SLACK &&
             !value_is_mate(hit.value) && !(t->off & FEAT_SINGULAR)) {
