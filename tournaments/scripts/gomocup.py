@@ -1,5 +1,5 @@
 # A brain behind a pipe, spoken to through the Gomocup protocol: what
-# balance.py, label.py and movequality.py share (the rule numbers, the
+# balance.py, label.py, mates.py, movequality.py and nodes2depth.py share (the rule numbers, the
 # "MESSAGE depth D-S ev V" line, sending, reading with a timeout, settling a
 # brain that drops commands just after its move).
 import os

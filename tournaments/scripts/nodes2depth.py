@@ -10,7 +10,11 @@
 #   positions: the first K stones of each game, K = from, from + step, ... below min(to, length - 2),
 #   each sent as RESTART + BOARD to one brain process; --step 2 gives one side's positions of a
 #   game in order, as in a game (what the brain keeps from one move to the next counts).
-import argparse, re, subprocess, sys, time
+import argparse
+import re
+import time
+
+from gomocup import Brain
 
 ap = argparse.ArgumentParser()
 ap.add_argument("results"); ap.add_argument("brain"); ap.add_argument("depth", type=int)
@@ -23,60 +27,33 @@ ap.add_argument("--step", type=int, default=5)
 a = ap.parse_args()
 
 games = [l.rstrip("\n").split("\t") for l in open(a.results) if l.strip() and not l.startswith("game")]
-p = subprocess.Popen([a.brain], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-
-def send(s):
-    p.stdin.write(s + "\n")
-    p.stdin.flush()
-
-
-def wait_ok():
-    while True:
-        l = p.stdout.readline()
-        if not l:
-            sys.exit("the brain closed its output")
-        if l.startswith("OK"):
-            return
-
-
-for s in [f"INFO rule {a.rule}", "INFO timeout_turn 600000", "INFO timeout_match 0",
-          f"INFO max_depth {a.depth}", "INFO random 0", f"START {a.size}"]:
-    send(s)
-wait_ok()
+b = Brain([a.brain], name=a.brain)
+b.start(a.size, [("rule", a.rule), ("timeout_turn", 600000), ("timeout_match", 0),
+                 ("max_depth", a.depth), ("random", 0)])
 nodes = 0
 seconds = 0.0
-count = 0
 moves = []
 for g in games[:a.games]:
     mv = g[7].split(";")
     for k in range(a.first, min(len(mv) - 2, a.to), a.step):
-        send("RESTART")
-        wait_ok()
-        send("BOARD")
-        for i, m in enumerate(mv[:k]):  # 1: the side to move's stones
-            send(f"{m},{1 if (i % 2) == (k % 2) else 2}")
+        b.send("RESTART")
+        b.reply()  # OK
         t0 = time.time()
-        send("DONE")
+        b.board(mv[:k])
         last = ""
-        while True:
-            l = p.stdout.readline()
-            if not l:
-                sys.exit("the brain closed its output")
-            l = l.strip()
-            if l.startswith("MESSAGE"):
-                last = l
-            elif re.match(r"^\d+,\d+$", l):
-                moves.append(l)
+        while True:  # the last MESSAGE before the move holds the search's node count
+            line = b.readline()
+            if line.startswith("MESSAGE"):
+                last = line
+            elif re.match(r"^\d+,\d+$", line):
+                moves.append(line)
                 break
         seconds += time.time() - t0
         n = re.search(r" n (\d+)", last)
         nodes += int(n.group(1)) if n else 0
-        count += 1
-send("END")
-p.wait()
+b.end()
 # the moves' digest tells whether two builds searched the same trees
 digest = 0
 for m in moves:
     digest = (digest * 131 + sum(map(ord, m))) % 1000003
-print(f"{a.brain.split('/')[-1]}: {count} positions, depth {a.depth}: {nodes} nodes, {seconds:.1f} s, moves digest {digest}")
+print(f"{a.brain.split('/')[-1]}: {len(moves)} positions, depth {a.depth}: {nodes} nodes, {seconds:.1f} s, moves digest {digest}")
