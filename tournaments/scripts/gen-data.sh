@@ -13,7 +13,10 @@
 # OPPONENT="cmd=/abs/brain [dir=D] [option.KEY=VALUE ...]" plays B instead of
 # Quinto (another brain's games are data like any other; Rapfi with
 # option.max_depth=8, say), and the results file is named games-RULE-SIZE-
-# NODES-SEED-vs.tsv.
+# NODES-SEED-vs.tsv. ENGINE_A="cmd=... [option.KEY=VALUE ...]" plays A instead
+# of Quinto too (another brain against itself: Rapfi at depth 9 against depth
+# 10, say; NODES then only names the file, which ends in -ext.tsv), and
+# TC=MS/MS sets the time control (default 100/0; such a brain needs more).
 set -e
 out=$1 rule=$2 size=$3 games=$4 nodes=$5 seed=${6:-1}
 [ -n "$nodes" ] || { echo "usage: $0 OUTDIR RULE SIZE GAMES NODES [SEED]" >&2; exit 2; }
@@ -35,15 +38,22 @@ awk -v n="$games" -v size="$size" -v seed="$seed" -v rule="$rule" 'BEGIN {
 # A searches NODES a move, B half as many again: with one engine the colour-
 # swapped replay of an opening would be the same game
 name=games-$rule-$size-$nodes-$seed
-if [ -n "$OPPONENT" ]; then
+tc=${TC:-100/0}
+if [ -n "$ENGINE_A" ]; then
+    [ -n "$OPPONENT" ] || { echo "$0: ENGINE_A needs OPPONENT" >&2; exit 2; }
+    name=$name-ext
+    # shellcheck disable=SC2086 # the engines' words are meant to split
+    set -- -engine $ENGINE_A name=A -engine $OPPONENT name=B
+elif [ -n "$OPPONENT" ]; then
     name=$name-vs
     # shellcheck disable=SC2086 # the engine's words are meant to split
-    set -- -engine $OPPONENT name=B
+    set -- -engine cmd="$bin/pbrain-quinto" name=A option.max_node="$nodes" option.hash_size=16384 \
+        -engine $OPPONENT name=B
 else
-    set -- -engine cmd="$bin/pbrain-quinto" name=B option.max_node=$((nodes * 3 / 2)) option.hash_size=16384
+    set -- -engine cmd="$bin/pbrain-quinto" name=A option.max_node="$nodes" option.hash_size=16384 \
+        -engine cmd="$bin/pbrain-quinto" name=B option.max_node=$((nodes * 3 / 2)) option.hash_size=16384
 fi
-"$bin/quinto-manager" match -engine cmd="$bin/pbrain-quinto" name=A option.max_node="$nodes" \
-    option.hash_size=16384 "$@" -rule "$rule" -size "$size" -tc 100/0 -openings "$ops" \
+"$bin/quinto-manager" match "$@" -rule "$rule" -size "$size" -tc "$tc" -openings "$ops" \
     -games "$games" -concurrency 2 -reuse -seed "$seed" \
     -results "$out/$name.tsv" > "$out/$name.log"
 tail -n 3 "$out/$name.log"
