@@ -38,22 +38,22 @@ awk -v n="$games" -v size="$size" -v seed="$seed" -v rule="$rule" 'BEGIN {
 # A searches NODES a move, B half as many again: with one engine the colour-
 # swapped replay of an opening would be the same game
 name=games-$rule-$size-$nodes-$seed
-tc=${TC:-100/0}
+# shellcheck disable=SC2086 # the engines' words are meant to split
+if [ -n "$OPPONENT" ]; then
+    name=$name-vs
+    set -- -engine $OPPONENT name=B
+else
+    set -- -engine cmd="$bin/pbrain-quinto" name=B option.max_node=$((nodes * 3 / 2)) option.hash_size=16384
+fi
+# shellcheck disable=SC2086
 if [ -n "$ENGINE_A" ]; then
     [ -n "$OPPONENT" ] || { echo "$0: ENGINE_A needs OPPONENT" >&2; exit 2; }
-    name=$name-ext
-    # shellcheck disable=SC2086 # the engines' words are meant to split
-    set -- -engine $ENGINE_A name=A -engine $OPPONENT name=B
-elif [ -n "$OPPONENT" ]; then
-    name=$name-vs
-    # shellcheck disable=SC2086 # the engine's words are meant to split
-    set -- -engine cmd="$bin/pbrain-quinto" name=A option.max_node="$nodes" option.hash_size=16384 \
-        -engine $OPPONENT name=B
+    name=${name%-vs}-ext
+    set -- -engine $ENGINE_A name=A "$@"
 else
-    set -- -engine cmd="$bin/pbrain-quinto" name=A option.max_node="$nodes" option.hash_size=16384 \
-        -engine cmd="$bin/pbrain-quinto" name=B option.max_node=$((nodes * 3 / 2)) option.hash_size=16384
+    set -- -engine cmd="$bin/pbrain-quinto" name=A option.max_node="$nodes" option.hash_size=16384 "$@"
 fi
-"$bin/quinto-manager" match "$@" -rule "$rule" -size "$size" -tc "$tc" -openings "$ops" \
+"$bin/quinto-manager" match "$@" -rule "$rule" -size "$size" -tc "${TC:-100/0}" -openings "$ops" \
     -games "$games" -concurrency 2 -reuse -seed "$seed" \
     -results "$out/$name.tsv" > "$out/$name.log"
 tail -n 3 "$out/$name.log"
