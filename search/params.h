@@ -39,7 +39,7 @@ enum {
     FUTILITY_MAX_DEPTH = 6,       /* child futility up to this depth */
     FUTILITY_MARGIN = 300,        /* per depth */
     MOVECAP_BASE = 10,            /* quiet moves searched: base + per_depth * depth */
-    MOVECAP_PER_DEPTH = 5,        /* (freestyle: search.c's table, 3 + depth^1.32) */
+    MOVECAP_PER_DEPTH = 5,        /* (freestyle, standard: search.c's table, 3 + depth^1.32) */
     MOVECAP_DEPTHS = 32,          /* length of that table */
     MTDF_STEP = 16,               /* MTD(f): first step past a bound, doubling while it fails one way */
     MTDF_GRAIN = 8,               /* an iteration ends when the value is bracketed this tightly */
