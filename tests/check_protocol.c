@@ -1249,7 +1249,10 @@ static const char *collect(Child *c, const char *prefix, char msgs[][256], int c
 }
 
 START_TEST(test_analysis_commands) {
-    static char msgs[64][256];
+    /* room for every line: each depth reports one line per move (5 x 12 at
+     * depth 12, beside the 5 summary lines) */
+    enum { MSGS = 1024 };
+    static char msgs[MSGS][256];
     int n;
     /* infinite analysis (Yixin-Board's two values): a report per iteration
      * until YXSTOP, then the move */
@@ -1270,7 +1273,7 @@ START_TEST(test_analysis_commands) {
     }
     ck_assert_int_ge(reports, 2);
     child_send(c, "YXSTOP");
-    const char *mv = collect(c, "nbest 1/1 ", msgs, 64, &n, 10000);
+    const char *mv = collect(c, "nbest 1/1 ", msgs, MSGS, &n, 10000);
     int x, y;
     ck_assert_msg(codec_parse_xy(mv, &x, &y), "'%s'", mv);
     ck_assert_int_eq(n, 1);
@@ -1281,9 +1284,10 @@ START_TEST(test_analysis_commands) {
     child_send(c, "INFO timeout_turn 2500");
     child_send(c, "YXBOARD\n7,7,2\n8,8,1\n7,8,2\nDONE");
     child_send(c, "YXNBEST 5");
-    mv = collect(c, "nbest ", msgs, 64, &n, 15000);
+    mv = collect(c, "nbest ", msgs, MSGS, &n, 15000);
     int k = 0, xs[5], ys[5], depth[5], ev[5];
-    for (int i = 0; i < n && i < 64; i++) {
+    ck_assert_int_le(n, MSGS);
+    for (int i = 0; i < n; i++) {
         int rank, total;
         char pv[200];
         if (sscanf(msgs[i], "nbest %d/%d %d,%d ev %d depth %d pv %199[^\n]", &rank, &total,
@@ -1309,11 +1313,11 @@ START_TEST(test_analysis_commands) {
     child_send(c, "INFO timeout_turn 1500");
     child_send(c, "YXBOARD\n7,7,2\nDONE");
     child_send(c, "YXBALANCEONE 0");
-    mv = collect(c, "balance ", msgs, 64, &n, 15000);
+    mv = collect(c, "balance ", msgs, MSGS, &n, 15000);
     ck_assert_msg(codec_parse_xy(mv, &x, &y) && !(x == 7 && y == 7) && n == 1, "'%s'", mv);
     child_send(c, "YXBOARD\nDONE");
     child_send(c, "YXBALANCETWO 0");
-    mv = collect(c, "balance ", msgs, 64, &n, 15000);
+    mv = collect(c, "balance ", msgs, MSGS, &n, 15000);
     Reply rep;
     codec_parse_reply(mv, &rep);
     ck_assert_msg(rep.kind == REPLY_MOVES && rep.count == 2 && n == 1, "'%s'", mv);
