@@ -1227,7 +1227,8 @@ END_TEST
 
 
 /* Read lines until a non-MESSAGE one; MESSAGE lines starting with prefix are
- * copied to msgs (up to cap), counted in *count. */
+ * counted in *count and copied to msgs, the i-th to msgs[i % cap]: past cap
+ * lines the latest overwrite the oldest, so the last one is always kept. */
 static const char *collect(Child *c, const char *prefix, char msgs[][256], int cap, int *count,
                            int timeout_ms) {
     char err[128];
@@ -1241,8 +1242,7 @@ static const char *collect(Child *c, const char *prefix, char msgs[][256], int c
         if (strncmp(l, "MESSAGE", 7))
             return l;
         if (!strncmp(l + 8, prefix, strlen(prefix))) {
-            if (*count < cap)
-                snprintf(msgs[*count], 256, "%s", l + 8);
+            snprintf(msgs[*count % cap], 256, "%s", l + 8);
             (*count)++;
         }
     }
@@ -1330,13 +1330,14 @@ END_TEST
 
 /* The node count of the last report before the move. */
 static long long last_nodes(Child *c, int timeout_ms) {
-    static char msgs[64][256];
+    enum { MSGS = 64 };
+    static char msgs[MSGS][256];
     int n;
-    const char *mv = collect(c, "depth ", msgs, 64, &n, timeout_ms);
+    const char *mv = collect(c, "depth ", msgs, MSGS, &n, timeout_ms);
     int x, y;
     ck_assert_msg(codec_parse_xy(mv, &x, &y), "'%s'", mv);
     ck_assert_int_gt(n, 0);
-    const char *p = strstr(msgs[(n < 64 ? n : 64) - 1], " n ");
+    const char *p = strstr(msgs[(n - 1) % MSGS], " n ");
     ck_assert(p);
     return atoll(p + 3);
 }
