@@ -171,8 +171,8 @@ static void update_pv(SearchThread *t, int ply, Move m) {
 
 /* Move-count pruning: the quiet moves a non-PV node searches before the rest
  * are dropped. Freestyle and standard use Rapfi's count, 3 + depth^1.32 (4,
- * 5, 7, 9, 11, 13 at depth 1-6): against Rapfi at 1 s it scored 124-196
- * over 320 games on balanced-f20 and 108-211-1 over 320 on balanced-s15,
+ * 5, 7, 9, 11, 13 at depth 1-6): against Rapfi at 1 s it scored 156-244
+ * over 400 games on balanced-f20 and 108-211-1 over 320 on balanced-s15,
  * where 10 + 5 x depth scored 117-203 over 320 and 76-162-2 over 240 (a
  * little better, within the interval; a ply deeper in 1 s). Renju keeps the
  * linear count (48-112 over 160 with Rapfi's, 77-163 over 240 without:
