@@ -21,6 +21,9 @@ static void usage(FILE *f) {
                "       pbrain-quinto tune RULE SIZE RESULTS.tsv...\n"
                "                                     fit the eval weights to the results of\n"
                "                                     quinto-manager games (-results files)\n"
+               "       pbrain-quinto pruning RULE SIZE [--ms N] [--positions N] [--sample N] RESULTS.tsv...\n"
+               "                                     how often child futility would cut wrongly, by\n"
+               "                                     depth and margin, on positions of the games\n"
                "       pbrain-quinto about\n");
 }
 
@@ -39,6 +42,8 @@ int main(int argc, char **argv) {
         return tool_ordering(argc - 2, argv + 2);
     if (!strcmp(argv[1], "tune"))
         return tool_tune(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "pruning"))
+        return tool_pruning(argc - 2, argv + 2);
     if (!strcmp(argv[1], "about") || !strcmp(argv[1], "--version")) {
         printf("%s\n", session_about());
         return 0;

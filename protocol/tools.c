@@ -304,3 +304,196 @@ int tool_ordering(int argc, char **argv) {
            vct_total ? (double)vct_rank_sum / vct_total : 0.0, unsolved);
     return 0;
 }
+
+/* ---- child futility measured on the positions of games ---- */
+
+/* The move list column of a quinto-manager -results line ("x,y;x,y;..."),
+ * played on p; false when a move is off the board or on a stone. */
+static bool play_game_prefix(Pos *p, char *moves, int upto) {
+    int k = 0;
+    for (char *s = moves; *s && k < upto; k++) {
+        char *end;
+        long x = strtol(s, &end, 10);
+        if (*end != ',')
+            return false;
+        long y = strtol(end + 1, &end, 10);
+        if (x < 0 || y < 0 || x >= p->b.width || y >= p->b.height)
+            return false;
+        Move m = board_move_at(&p->b, (int)x, (int)y);
+        if (p->b.cell[m] != EMPTY)
+            return false;
+        pos_play(p, m);
+        s = *end == ';' ? end + 1 : end;
+    }
+    return k == upto;
+}
+
+/* The moves field of a results line (the column headed "moves"), or NULL. */
+static char *results_moves(char *line, int col) {
+    char *s = line;
+    for (int i = 0; i < col && s; i++) {
+        s = strchr(s, '\t');
+        if (s)
+            s++;
+    }
+    if (!s)
+        return NULL;
+    s[strcspn(s, "\t\r\n")] = '\0';
+    return s;
+}
+
+/* Every position of the games from the 6th stone to two before the end:
+ * (line number in the concatenated files, stones). */
+typedef struct {
+    int file, line, stones;
+} GamePos;
+
+int tool_pruning(int argc, char **argv) {
+    Rule rule;
+    int size = argc > 1 ? atoi(argv[1]) : 0, ms = 1000, want = 100, sample = 32, a = 2;
+    for (; a + 1 < argc && argv[a][0] == '-' && argv[a][1] == '-'; a += 2)
+        if (!strcmp(argv[a], "--ms"))
+            ms = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--positions"))
+            want = atoi(argv[a + 1]);
+        else if (!strcmp(argv[a], "--sample"))
+            sample = atoi(argv[a + 1]);
+        else
+            break;
+    if (argc < 3 || !rule_parse(argv[0], &rule) || size < BOARD_MIN_SIZE || size > BOARD_MAX_SIZE || a >= argc ||
+        ms < 1 || want < 1 || sample < 1) {
+        fprintf(stderr, "usage: pbrain-quinto pruning RULE SIZE [--ms N] [--positions N] [--sample N] RESULTS.tsv...\n");
+        return 2;
+    }
+    static char line[1 << 16];
+    /* the positions the games offer */
+    GamePos *all = NULL;
+    size_t n = 0, cap = 0;
+    for (int f = a; f < argc; f++) {
+        FILE *in = fopen(argv[f], "r");
+        if (!in) {
+            fprintf(stderr, "pruning: cannot open %s\n", argv[f]);
+            free(all);
+            return 2;
+        }
+        int col = -1, ln = 0;
+        while (fgets(line, sizeof line, in)) {
+            ln++;
+            if (col < 0) { /* the header names the columns */
+                int c = 0;
+                for (char *t = strtok(line, "\t\r\n"); t; t = strtok(NULL, "\t\r\n"), c++)
+                    if (!strcmp(t, "moves"))
+                        col = c;
+                if (col < 0) {
+                    fprintf(stderr, "pruning: %s has no \"moves\" column (quinto-manager -results)\n", argv[f]);
+                    fclose(in);
+                    free(all);
+                    return 2;
+                }
+                continue;
+            }
+            char *mv = results_moves(line, col);
+            int stones = mv && *mv ? 1 : 0;
+            for (char *s = mv; s && *s; s++)
+                stones += *s == ';';
+            for (int k = 6; k <= stones - 2; k++) {
+                if (n == cap) {
+                    cap = cap ? 2 * cap : 1024;
+                    GamePos *g = realloc(all, cap * sizeof *g);
+                    if (!g) {
+                        fclose(in);
+                        free(all);
+                        return 1;
+                    }
+                    all = g;
+                }
+                all[n++] = (GamePos){f, ln, k};
+            }
+        }
+        fclose(in);
+    }
+    if (!n) {
+        fprintf(stderr, "pruning: no positions (games of at least 8 stones) in the files\n");
+        free(all);
+        return 1;
+    }
+    /* evenly spread over them, each searched as in play */
+    Engine *e = engine_new();
+    static Pos p;
+    static PruneStats st;
+    memset(&st, 0, sizeof st);
+    int used = 0;
+    size_t step = n > (size_t)want ? n / (size_t)want : 1;
+    for (size_t i = 0; i < n && used < want; i += step) {
+        GamePos g = all[i];
+        FILE *in = fopen(argv[g.file], "r");
+        if (!in)
+            continue;
+        int ln = 0, col = -1;
+        char *mv = NULL;
+        while (fgets(line, sizeof line, in)) {
+            ln++;
+            if (ln == 1) {
+                int c = 0;
+                for (char *t = strtok(line, "\t\r\n"); t; t = strtok(NULL, "\t\r\n"), c++)
+                    if (!strcmp(t, "moves"))
+                        col = c;
+            } else if (ln == g.line) {
+                mv = results_moves(line, col);
+                break;
+            }
+        }
+        fclose(in);
+        /* (a game ends at its five: no position before its last move holds one) */
+        if (!mv || !pos_init(&p, size, size, rule) || !play_game_prefix(&p, mv, g.stones))
+            continue;
+        SearchLimits l;
+        search_limits_default(&l);
+        l.turn_ms = ms;
+        l.seed = (uint64_t)i;
+        l.prune_sample = (uint32_t)sample;
+        engine_arm(e);
+        engine_think(e, &p, &l, NULL, NULL, NULL);
+        used++;
+    }
+    engine_take_prune_stats(e, &st);
+    engine_free(e);
+    free(all);
+    if (!used) {
+        fprintf(stderr, "pruning: no position could be set up (a move off the %dx%d board or on a stone)\n", size,
+                size);
+        return 1;
+    }
+    static const int T[] = {0, 100, 200, 300, 400, 600, 800, 1000, 1300, 1600, 2000, 2500, 3000};
+    enum { NT = sizeof T / sizeof T[0] };
+    printf("child futility on %d positions of the games (%s %dx%d), %d ms each; one in %d of the nodes it "
+           "could cut searched instead:\n",
+           used, rule_name(rule), size, size, ms, sample);
+    printf("for nodes whose static value is at least T above beta, the share the search found below beta "
+           "(a cut there would be wrong), and in brackets the share of the sampled nodes that are so far above\n");
+    printf("depth  sampled  margin |");
+    for (int k = 0; k < NT; k++)
+        printf(" %12d", T[k]);
+    printf("\n");
+    for (int d = 1; d <= PRUNE_STAT_DEPTHS; d++) {
+        uint64_t tot = 0;
+        for (int b = 0; b < PRUNE_STAT_BUCKETS; b++)
+            tot += st.nodes[d][b];
+        int margin = search_futility_margin(d);
+        char mtext[16] = "none";
+        if (margin)
+            snprintf(mtext, sizeof mtext, "%d", margin);
+        printf("%5d %8" PRIu64 "  %6s |", d, tot, mtext);
+        for (int k = 0; k < NT; k++) {
+            uint64_t nn = 0, below = 0;
+            for (int b = (T[k] - PRUNE_STAT_LOW) / PRUNE_STAT_STEP; b < PRUNE_STAT_BUCKETS; b++)
+                nn += st.nodes[d][b], below += st.below[d][b];
+            if (!nn)
+                printf(" %12s", "-");
+            else
+                printf(" %5.1f%% (%3.0f%%)", 100.0 * (double)below / (double)nn, 100.0 * (double)nn / (double)tot);
+        }
+        printf("\n");
+    }
+    return 0;
+}

@@ -7,5 +7,6 @@ int tool_speed(int argc, char **argv);
 int tool_eval(int argc, char **argv);
 int tool_ordering(int argc, char **argv);
 int tool_tune(int argc, char **argv);
+int tool_pruning(int argc, char **argv);
 
 #endif

@@ -121,6 +121,23 @@ void engine_stop(Engine *e) {
     atomic_store(&e->stop, true);
 }
 
+/* ---- measuring child futility ---- */
+
+void engine_take_prune_stats(Engine *e, PruneStats *out) {
+    for (int i = 0; i < MAX_THREADS; i++) {
+        SearchThread *t = e->threads[i];
+        if (!t)
+            continue;
+        for (int d = 0; d <= PRUNE_STAT_DEPTHS; d++)
+            for (int b = 0; b < PRUNE_STAT_BUCKETS; b++) {
+                out->nodes[d][b] += t->prune.nodes[d][b];
+                out->below[d][b] += t->prune.below[d][b];
+            }
+        memset(&t->prune, 0, sizeof t->prune);
+        t->prune_seen = 0;
+    }
+}
+
 /* ---- threads ---- */
 
 static SearchThread *thread_get(Engine *e, int i) {

@@ -39,6 +39,8 @@ typedef struct SearchThread {
     uint64_t threat_nodes;        /* nodes of the root solvers */
     uint64_t singular_tests, singular_found; /* singular tests run, moves found singular */
     uint64_t mtdf_iterations, mtdf_passes;       /* MTD(f) iterations completed, root searches they took */
+    uint64_t prune_seen;          /* nodes child futility could have cut (prune_sample) */
+    PruneStats prune;             /* the sampled ones; kept across searches (engine_take_prune_stats) */
     int seldepth;
     bool aborted;                 /* this search was stopped: its values mean nothing */
     Stack stack[MAX_PLY + 8];

@@ -187,6 +187,21 @@ static inline int move_cap(int rule, int depth) {
     return MOVECAP_BASE + MOVECAP_PER_DEPTH * depth;
 }
 
+int search_futility_margin(int depth) {
+    return depth >= 1 && depth <= FUTILITY_MAX_DEPTH ? FUTILITY_MARGIN * depth : 0;
+}
+
+/* Measuring child futility: is this node (static value `over` above beta)
+ * one of the sampled ones? Its bucket if so, else -1. */
+static int prune_sampled(SearchThread *t, int depth, int32_t over) {
+    if (depth > PRUNE_STAT_DEPTHS || over < PRUNE_STAT_LOW ||
+        over >= PRUNE_STAT_LOW + PRUNE_STAT_BUCKETS * PRUNE_STAT_STEP)
+        return -1;
+    if (++t->prune_seen % t->eng->limits.prune_sample)
+        return -1;
+    return (over - PRUNE_STAT_LOW) / PRUNE_STAT_STEP;
+}
+
 static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, int ply, bool pv_node,
                       bool cut_node) {
     /* Step 1. Leaves go to the quiescence */
@@ -239,11 +254,15 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
     t->stack[ply].static_eval = eval;
     bool threatened = pos_count(p, o, P4_FIVE) || pos_count(p, o, P4_FLEX4);
 
-    /* Step 6. Child futility: far above beta at shallow depth, nothing threatening */
-    if (!pv_node && excluded == MOVE_NONE && !threatened && depth <= FUTILITY_MAX_DEPTH &&
-        !value_is_mate(beta) &&
-        !(t->off & FEAT_FUTILITY) && eval - FUTILITY_MARGIN * depth >= beta)
-        return eval;
+    /* Step 6. Child futility: far above beta at shallow depth, nothing
+     * threatening (unless the node is sampled to measure its cuts) */
+    int sampled = -1;
+    if (!pv_node && excluded == MOVE_NONE && !threatened && !value_is_mate(beta) && !(t->off & FEAT_FUTILITY)) {
+        if (e->limits.prune_sample)
+            sampled = prune_sampled(t, depth, eval - beta);
+        if (sampled < 0 && depth <= FUTILITY_MAX_DEPTH && eval - search_futility_margin(depth) >= beta)
+            return eval;
+    }
 
     /* Step 7. Moves: forced block, defences, or every candidate */
     ScoredMove buf[MAX_GEN];
@@ -348,6 +367,10 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
             }
             break;
         }
+    }
+    if (sampled >= 0) {
+        t->prune.nodes[depth][sampled]++;
+        t->prune.below[depth][sampled] += best < beta;
     }
     /* Step 12. Store the result (not a singular test's: the TT move was left out) */
     if (excluded != MOVE_NONE)

@@ -66,6 +66,8 @@ typedef struct SearchLimits {
                               chosen (0: the default, RANDOM_MARGIN) */
     int exclude_count;     /* root moves not to play (N-best: the ones already given) */
     Move exclude[SEARCH_EXCLUDE_MAX];
+    uint32_t prune_sample; /* 0: play; N: every Nth node child futility could cut is
+                              searched instead and its answer recorded (PruneStats) */
 } SearchLimits;
 
 /* Defaults: 5 s a move, no match limit, one thread, no randomisation. */
@@ -85,6 +87,20 @@ typedef struct SearchInfo {
 } SearchInfo;
 
 typedef void (*SearchReport)(void *ctx, const SearchInfo *info);
+
+/* How often child futility would cut wrongly (SearchLimits.prune_sample): a
+ * sampled node is one off the PV, nothing threatened, not a singular test,
+ * beta no mate, depth 1..PRUNE_STAT_DEPTHS, its static value from
+ * PRUNE_STAT_LOW up to PRUNE_STAT_LOW + PRUNE_STAT_BUCKETS * PRUNE_STAT_STEP
+ * above beta; it is searched as if futility did not exist, and counted by
+ * depth and by that distance (buckets of PRUNE_STAT_STEP), with how many of
+ * them the search found below beta: the cuts a margin at that distance
+ * would have got wrong. */
+enum { PRUNE_STAT_DEPTHS = 8, PRUNE_STAT_LOW = -200, PRUNE_STAT_STEP = 100, PRUNE_STAT_BUCKETS = 42 };
+typedef struct {
+    uint64_t nodes[PRUNE_STAT_DEPTHS + 1][PRUNE_STAT_BUCKETS]; /* sampled and searched to the end */
+    uint64_t below[PRUNE_STAT_DEPTHS + 1][PRUNE_STAT_BUCKETS]; /* of them, below beta */
+} PruneStats;
 
 typedef struct Engine Engine;
 
@@ -117,5 +133,12 @@ void engine_stop(Engine *e);
 
 /* Has a stop been asked for since the last engine_arm? */
 bool engine_stopped(const Engine *e);
+
+/* Add the samples of every search since the last call (prune_sample) to *out
+ * and start counting afresh. Not while a search runs. */
+void engine_take_prune_stats(Engine *e, PruneStats *out);
+
+/* The margin child futility uses at a depth (0 beyond the depths it acts at). */
+int search_futility_margin(int depth);
 
 #endif

@@ -1131,6 +1131,76 @@ START_TEST(test_last_report_is_the_move) {
 }
 END_TEST
 
+
+/* Measuring child futility (SearchLimits.prune_sample): sampled nodes are
+ * searched instead of cut and counted by depth and distance above beta;
+ * nodes far above beta fail low far less often than those near it (what
+ * makes the margin work); the counters are handed out once; with sampling
+ * off the search is the one played (the bench signature checks that). */
+START_TEST(test_prune_stats) {
+    Engine *e = engine_new();
+    Pos *p = malloc(sizeof *p);
+    unsigned long long seed = 777;
+    PruneStats st;
+    memset(&st, 0, sizeof st);
+    uint64_t nodes_on = 0, nodes_off = 0;
+    int searched = 0;
+    for (int g = 0; g < 200 && searched < 8; g++) {
+        ck_assert(pos_init(p, 15, 15, RULE_FREESTYLE));
+        if (!random_game(p, 6 + g % 7, &seed))
+            continue;
+        SearchLimits l;
+        search_limits_default(&l);
+        l.turn_ms = -1;
+        l.max_depth = 8;
+        l.features_off = FEAT_ROOT_THREATS;
+        SearchInfo info;
+        engine_clear_hash(e);
+        engine_arm(e);
+        engine_think(e, p, &l, NULL, NULL, &info);
+        if (info.depth < 8)
+            continue; /* a forced move or a proven result: no tree */
+        nodes_off += info.nodes;
+        l.prune_sample = 1;
+        engine_clear_hash(e);
+        engine_arm(e);
+        engine_think(e, p, &l, NULL, NULL, &info);
+        nodes_on += info.nodes;
+        searched++;
+    }
+    ck_assert_int_ge(searched, 4);
+    engine_take_prune_stats(e, &st);
+    uint64_t near = 0, near_below = 0, far = 0, far_below = 0;
+    int far_from = (2000 - PRUNE_STAT_LOW) / PRUNE_STAT_STEP, near_to = (300 - PRUNE_STAT_LOW) / PRUNE_STAT_STEP;
+    for (int b = 0; b < PRUNE_STAT_BUCKETS; b++)
+        ck_assert(st.nodes[0][b] == 0); /* depth 0 is the quiescence: never sampled */
+    for (int d = 1; d <= PRUNE_STAT_DEPTHS; d++)
+        for (int b = 0; b < PRUNE_STAT_BUCKETS; b++) {
+            ck_assert(st.below[d][b] <= st.nodes[d][b]);
+            if (b < near_to)
+                near += st.nodes[d][b], near_below += st.below[d][b];
+            if (b >= far_from)
+                far += st.nodes[d][b], far_below += st.below[d][b];
+        }
+    ck_assert_msg(near >= 50 && far >= 50, "samples near beta %llu, far above %llu", (unsigned long long)near,
+                  (unsigned long long)far);
+    double near_share = (double)near_below / (double)near, far_share = (double)far_below / (double)far;
+    ck_assert_msg(far_share < near_share && far_share < 0.05, "below beta: %.3f of %llu near, %.3f of %llu far",
+                  near_share, (unsigned long long)near, far_share, (unsigned long long)far);
+    /* every sampled node was searched instead of cut: a larger tree */
+    ck_assert(nodes_on > nodes_off);
+    /* handed out once */
+    PruneStats again;
+    memset(&again, 0, sizeof again);
+    engine_take_prune_stats(e, &again);
+    for (int d = 0; d <= PRUNE_STAT_DEPTHS; d++)
+        for (int b = 0; b < PRUNE_STAT_BUCKETS; b++)
+            ck_assert(again.nodes[d][b] == 0 && again.below[d][b] == 0);
+    free(p);
+    engine_free(e);
+}
+END_TEST
+
 Suite *suite_search(void) {
     Suite *s = suite_create("search");
     TCase *tc = tcase_create("core");
@@ -1155,6 +1225,7 @@ Suite *suite_search(void) {
     tcase_add_test(tc, test_qsearch_tt_keeps_wins);
     tcase_add_test(tc, test_mtdf_driver);
     tcase_add_test(tc, test_colour_symmetry);
+    tcase_add_test(tc, test_prune_stats);
     suite_add_tcase(s, tc);
     return s;
 }
