@@ -307,46 +307,65 @@ int tool_ordering(int argc, char **argv) {
 
 /* ---- child futility measured on the positions of games ---- */
 
-/* The move list column of a quinto-manager -results line ("x,y;x,y;..."),
- * played on p; false when a move is off the board or on a stone. */
-static bool play_game_prefix(Pos *p, char *moves, int upto) {
-    int k = 0;
-    for (char *s = moves; *s && k < upto; k++) {
-        char *end;
-        long x = strtol(s, &end, 10);
-        if (*end != ',')
-            return false;
-        long y = strtol(end + 1, &end, 10);
-        if (x < 0 || y < 0 || x >= p->b.width || y >= p->b.height)
-            return false;
-        Move m = board_move_at(&p->b, (int)x, (int)y);
-        if (p->b.cell[m] != EMPTY)
-            return false;
-        pos_play(p, m);
-        s = *end == ';' ? end + 1 : end;
-    }
-    return k == upto;
-}
-
-/* The moves field of a results line (the column headed "moves"), or NULL. */
-static char *results_moves(char *line, int col) {
-    char *s = line;
-    for (int i = 0; i < col && s; i++) {
-        s = strchr(s, '\t');
-        if (s)
-            s++;
-    }
-    if (!s)
-        return NULL;
-    s[strcspn(s, "\t\r\n")] = '\0';
-    return s;
-}
-
-/* Every position of the games from the 6th stone to two before the end:
- * (line number in the concatenated files, stones). */
+/* The decided games of the -results files, kept whole with their lengths
+ * (a game ends at its five: no position before its last move holds one). */
 typedef struct {
-    int file, line, stones;
-} GamePos;
+    char **moves;
+    int *stones;
+    size_t n, cap;
+} GameList;
+
+static void keep_game(void *ctx, char *moves, float black_result) {
+    (void)black_result;
+    GameList *g = ctx;
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 256;
+        char **m = realloc(g->moves, cap * sizeof *m);
+        if (m)
+            g->moves = m;
+        int *st = realloc(g->stones, cap * sizeof *st);
+        if (st)
+            g->stones = st;
+        if (!m || !st)
+            return;
+        g->cap = cap;
+    }
+    char *copy = strdup(moves);
+    if (!copy)
+        return;
+    int stones = *moves ? 1 : 0;
+    for (const char *c = moves; *c; c++)
+        stones += *c == ';';
+    g->moves[g->n] = copy;
+    g->stones[g->n++] = stones;
+}
+
+/* The positions a game of `stones` stones offers: the 6th stone to two before the end. */
+static size_t game_positions(int stones) { return stones >= 8 ? (size_t)(stones - 7) : 0; }
+
+static void free_games(GameList *g) {
+    for (size_t i = 0; i < g->n; i++)
+        free(g->moves[i]);
+    free(g->moves);
+    free(g->stones);
+}
+
+/* Play the first `upto` moves of a game on p; false when one is off the
+ * board or on a stone. */
+static bool play_game_prefix(Pos *p, const char *moves, int upto) {
+    static char buf[1 << 16];
+    static Move seq[BOARD_MAX_MOVES];
+    snprintf(buf, sizeof buf, "%s", moves);
+    int n = results_parse_moves(&p->b, buf, seq);
+    if (n < upto)
+        return false;
+    for (int k = 0; k < upto; k++) {
+        if (p->b.cell[seq[k]] != EMPTY)
+            return false;
+        pos_play(p, seq[k]);
+    }
+    return true;
+}
 
 int tool_pruning(int argc, char **argv) {
     Rule rule;
@@ -365,56 +384,18 @@ int tool_pruning(int argc, char **argv) {
         fprintf(stderr, "usage: pbrain-quinto pruning RULE SIZE [--ms N] [--positions N] [--sample N] RESULTS.tsv...\n");
         return 2;
     }
-    static char line[1 << 16];
-    /* the positions the games offer */
-    GamePos *all = NULL;
-    size_t n = 0, cap = 0;
-    for (int f = a; f < argc; f++) {
-        FILE *in = fopen(argv[f], "r");
-        if (!in) {
-            fprintf(stderr, "pruning: cannot open %s\n", argv[f]);
-            free(all);
-            return 2;
-        }
-        int col = -1, ln = 0;
-        while (fgets(line, sizeof line, in)) {
-            ln++;
-            if (col < 0) { /* the header names the columns */
-                int c = 0;
-                for (char *t = strtok(line, "\t\r\n"); t; t = strtok(NULL, "\t\r\n"), c++)
-                    if (!strcmp(t, "moves"))
-                        col = c;
-                if (col < 0) {
-                    fprintf(stderr, "pruning: %s has no \"moves\" column (quinto-manager -results)\n", argv[f]);
-                    fclose(in);
-                    free(all);
-                    return 2;
-                }
-                continue;
-            }
-            char *mv = results_moves(line, col);
-            int stones = mv && *mv ? 1 : 0;
-            for (char *s = mv; s && *s; s++)
-                stones += *s == ';';
-            for (int k = 6; k <= stones - 2; k++) {
-                if (n == cap) {
-                    cap = cap ? 2 * cap : 1024;
-                    GamePos *g = realloc(all, cap * sizeof *g);
-                    if (!g) {
-                        fclose(in);
-                        free(all);
-                        return 1;
-                    }
-                    all = g;
-                }
-                all[n++] = (GamePos){f, ln, k};
-            }
-        }
-        fclose(in);
+    GameList games = {0};
+    int repeats;
+    if (results_read_games("pruning", argc - a, argv + a, false, &repeats, keep_game, &games) < 0) {
+        free_games(&games);
+        return 2;
     }
+    size_t n = 0;
+    for (size_t i = 0; i < games.n; i++)
+        n += game_positions(games.stones[i]);
     if (!n) {
-        fprintf(stderr, "pruning: no positions (games of at least 8 stones) in the files\n");
-        free(all);
+        fprintf(stderr, "pruning: no positions (decided games of at least 8 stones) in the files\n");
+        free_games(&games);
         return 1;
     }
     /* evenly spread over them, each searched as in play */
@@ -424,28 +405,12 @@ int tool_pruning(int argc, char **argv) {
     memset(&st, 0, sizeof st);
     int used = 0;
     size_t step = n > (size_t)want ? n / (size_t)want : 1;
+    size_t game = 0, first = 0; /* the game of position i, and the index of its first position */
     for (size_t i = 0; i < n && used < want; i += step) {
-        GamePos g = all[i];
-        FILE *in = fopen(argv[g.file], "r");
-        if (!in)
-            continue;
-        int ln = 0, col = -1;
-        char *mv = NULL;
-        while (fgets(line, sizeof line, in)) {
-            ln++;
-            if (ln == 1) {
-                int c = 0;
-                for (char *t = strtok(line, "\t\r\n"); t; t = strtok(NULL, "\t\r\n"), c++)
-                    if (!strcmp(t, "moves"))
-                        col = c;
-            } else if (ln == g.line) {
-                mv = results_moves(line, col);
-                break;
-            }
-        }
-        fclose(in);
-        /* (a game ends at its five: no position before its last move holds one) */
-        if (!mv || !pos_init(&p, size, size, rule) || !play_game_prefix(&p, mv, g.stones))
+        while (i >= first + game_positions(games.stones[game]))
+            first += game_positions(games.stones[game++]);
+        int stones = 6 + (int)(i - first);
+        if (!pos_init(&p, size, size, rule) || !play_game_prefix(&p, games.moves[game], stones))
             continue;
         SearchLimits l;
         search_limits_default(&l);
@@ -458,7 +423,7 @@ int tool_pruning(int argc, char **argv) {
     }
     engine_take_prune_stats(e, &st);
     engine_free(e);
-    free(all);
+    free_games(&games);
     if (!used) {
         fprintf(stderr, "pruning: no position could be set up (a move off the %dx%d board or on a stone)\n", size,
                 size);

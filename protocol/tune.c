@@ -57,7 +57,7 @@ static bool is_quiet(const Pos *p, bool loose) {
 typedef void (*QuietFn)(void *ctx, const Pos *p, float result);
 
 /* The cells of "x,y;x,y;..." (modified) on b: how many, -1 for one off the board. */
-static int parse_moves(const Board *b, char *moves, Move *seq) {
+int results_parse_moves(const Board *b, char *moves, Move *seq) {
     int n = 0;
     for (char *t; (t = next_field(&moves, ";")) != NULL && n < BOARD_MAX_MOVES;) {
         int x, y;
@@ -72,7 +72,7 @@ static void quiet_positions(Pos *p, int size, Rule rule, char *moves, float blac
                             QuietFn fn, void *ctx) {
     pos_init(p, size, size, rule);
     Move seq[BOARD_MAX_MOVES];
-    int n = parse_moves(&p->b, moves, seq);
+    int n = results_parse_moves(&p->b, moves, seq);
     for (int k = 0; k + 1 < n; k++) {
         if (p->b.cell[seq[k]] != EMPTY)
             return;
@@ -83,14 +83,9 @@ static void quiet_positions(Pos *p, int size, Rule rule, char *moves, float blac
     }
 }
 
-/* The decided games of quinto-manager -results files: fn(ctx, moves, result
- * for black) for each (moves is the file's field, modifiable). Games given
- * twice count once (FNV-1a of the move list) when `unique`. Returns the
- * number of games, -1 when a file cannot be read; *repeats counts the
- * skipped ones. */
-static const char *game_black, *game_white; /* the names of the game read_games hands on */
-static int read_games(int nfiles, char **files, bool unique, int *repeats,
-                      void (*fn)(void *ctx, char *moves, float black_result), void *ctx) {
+static const char *game_black, *game_white; /* the names of the game results_read_games hands on */
+int results_read_games(const char *tool, int nfiles, char **files, bool unique, int *repeats,
+                       void (*fn)(void *ctx, char *moves, float black_result), void *ctx) {
     static char line[1 << 16];
     int games = 0;
     size_t hcap = 1 << 20;
@@ -101,7 +96,7 @@ static int read_games(int nfiles, char **files, bool unique, int *repeats,
     for (int a = 0; a < nfiles; a++) {
         FILE *f = fopen(files[a], "r");
         if (!f) {
-            fprintf(stderr, "tune: cannot read %s\n", files[a]);
+            fprintf(stderr, "%s: cannot read %s\n", tool, files[a]);
             free(hashes);
             return -1;
         }
@@ -414,7 +409,7 @@ static int read_judged(TableSet *set, Pos *p, int size, Rule rule, double lambda
             }
             pos_init(p, size, size, rule);
             Move seq[BOARD_MAX_MOVES];
-            int n = parse_moves(&p->b, col[3], seq);
+            int n = results_parse_moves(&p->b, col[3], seq);
             bool ok = n >= 0;
             for (int k = 0; ok && k < n; k++)
                 if ((ok = p->b.cell[seq[k]] == EMPTY))
@@ -522,7 +517,7 @@ static void teacher_positions(Pos *p, int size, Rule rule, char *moves, const ch
     bool held = (*games)++ % 10 == 0;
     pos_init(p, size, size, rule);
     Move seq[BOARD_MAX_MOVES];
-    int n = parse_moves(&p->b, moves, seq);
+    int n = results_parse_moves(&p->b, moves, seq);
     for (int k = 0; k < n; k++) {
         if (p->b.cell[seq[k]] != EMPTY)
             return;
@@ -614,7 +609,7 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
     int repeats = 0, games;
     PolicySink policy = {&set, NULL, 0, 0, &p, size, rule, teacher};
     if (teacher) { /* a teacher's moves */
-        games = read_games(nfiles, files, true, &repeats, policy_add_game, &policy);
+        games = results_read_games("tune", nfiles, files, true, &repeats, policy_add_game, &policy);
         games = games < 0 ? games : set.games;
     } else if (lambda > 0) { /* judged positions */
         long skipped;
@@ -623,7 +618,7 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
             printf("%ld lines skipped (no value, a mate, not quiet or not legal)\n", skipped);
     } else {
         GameSink sink = {&p, size, rule, &set, NULL};
-        games = read_games(nfiles, files, true, &repeats, table_add_game, &sink);
+        games = results_read_games("tune", nfiles, files, true, &repeats, table_add_game, &sink);
     }
     if (games < 0)
         return 1;
@@ -912,7 +907,7 @@ static int tool_tune_ordering(Rule rule, int size, const char *out_path, const c
     o.p = &p, o.size = size, o.rule = rule, o.teacher = teacher;
     o.per_colour = rule == RULE_RENJU;
     int repeats = 0;
-    if (read_games(nfiles, files, true, &repeats, order_add_game, &o) < 0)
+    if (results_read_games("tune", nfiles, files, true, &repeats, order_add_game, &o) < 0)
         return 1;
     if (o.n < 100) {
         fprintf(stderr, "tune: %zu positions where %s moved: too few\n", o.n, teacher);
@@ -1081,7 +1076,7 @@ int tool_tune(int argc, char **argv) {
         QuietDump q = {o, 0, 0};
         int repeats;
         GameSink sink = {&p, size, rule, &q, NULL};
-        int games = read_games(argc - 4, argv + 4, true, &repeats, dump_game, &sink);
+        int games = results_read_games("tune", argc - 4, argv + 4, true, &repeats, dump_game, &sink);
         bool bad = fclose(o) != 0 || games < 0;
         if (!bad)
             printf("%ld quiet positions from %d games (%d repeated games skipped) written to %s\n", q.written,
@@ -1092,7 +1087,7 @@ int tool_tune(int argc, char **argv) {
     TuneSet set = {0};
     int repeats;
     GameSink sink = {&p, size, rule, &set, tune_add_position};
-    int games = read_games(argc - 2, argv + 2, false, &repeats, sink_game, &sink);
+    int games = results_read_games("tune", argc - 2, argv + 2, false, &repeats, sink_game, &sink);
     if (games < 0) {
         free(set.s);
         return 1;
