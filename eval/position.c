@@ -24,9 +24,8 @@ enum { WINDOW_OFF = 0x66 };
 static inline void cell_account(Pos *p, int m, int sign) {
     p->p4count[0][p->c[m].p4[0]] += sign;
     p->p4count[1][p->c[m].p4[1]] += sign;
-    int t0 = p->table[0], t1 = p->table[1], c0 = p->c[m].pcode[0], c1 = p->c[m].pcode[1];
-    p->pvalue[0] += sign * (pcode_eval[t0][c0] - pcode_wait[t1][c1]);
-    p->pvalue[1] += sign * (pcode_wait[t0][c0] - pcode_eval[t1][c1]);
+    p->pvalue += sign * (pcode_eval[p->table[0]][p->c[m].pcode[0]] -
+                         pcode_eval[p->table[1]][p->c[m].pcode[1]]);
 }
 
 /* Both colours' patterns of empty cell m along d, from its line key. */
@@ -75,13 +74,8 @@ static inline void cell_update(Pos *p, int m, int d, UndoFrame *f) {
         int t = p->table[c];
         int code = pattern_code((q[0] >> sh) & 15, (q[1] >> sh) & 15, (q[2] >> sh) & 15, (q[3] >> sh) & 15);
         int old = ce->pcode[c];
-        /* black's codes count for black: at the mover's value with black to
-         * move, the waiter's with white to move; white's the other way */
-        int32_t dm = pcode_eval[t][code] - pcode_eval[t][old], dw = pcode_wait[t][code] - pcode_wait[t][old];
-        if (c == 0)
-            p->pvalue[0] += dm, p->pvalue[1] += dw;
-        else
-            p->pvalue[0] -= dw, p->pvalue[1] -= dm;
+        int32_t dv = pcode_eval[t][code] - pcode_eval[t][old];
+        p->pvalue += c == 0 ? dv : -dv;
         ce->pcode[c] = (uint16_t)code;
         int np4 = pattern4_of(t, code), op4 = ce->p4[c];
         if (np4 != op4) {
@@ -98,7 +92,7 @@ static void recompute(Pos *q) {
     memset(q->p4count, 0, sizeof q->p4count);
     for (int i = 0; i < POS_UNDO_PLIES; i++)
         q->undo[i].ply = -1; /* saved fields are of the old rule or position */
-    q->pvalue[0] = q->pvalue[1] = 0;
+    q->pvalue = 0;
     q->wsum = 0;
     for (int y = 0; y < b->height; y++)
         for (int x = 0; x < b->width; x++) {
@@ -227,7 +221,7 @@ static void restore_lines(Pos *p, int m, int c, const UndoFrame *f) {
         memcpy(ce->p4, cs->p4, sizeof cs->p4);
     }
     memcpy(p->p4count, f->p4count, sizeof p->p4count);
-    p->pvalue[0] = f->pvalue[0], p->pvalue[1] = f->pvalue[1];
+    p->pvalue = f->pvalue;
     p->wsum = f->wsum;
 }
 
@@ -236,7 +230,7 @@ void pos_play(Pos *p, Move m) {
     UndoFrame *f = &p->undo[p->b.ply % POS_UNDO_PLIES];
     f->ply = p->b.ply;
     f->n = 0;
-    f->pvalue[0] = p->pvalue[0], f->pvalue[1] = p->pvalue[1];
+    f->pvalue = p->pvalue;
     f->wsum = p->wsum;
     memcpy(f->p4count, p->p4count, sizeof f->p4count);
     cell_account(p, m, -1);
@@ -277,7 +271,7 @@ bool pos_is_consistent(const Pos *p) {
     q->rule = p->rule;
     memcpy(q->table, p->table, sizeof q->table);
     recompute(q);
-    bool ok = q->wsum == p->wsum && q->pvalue[0] == p->pvalue[0] && q->pvalue[1] == p->pvalue[1] &&
+    bool ok = q->wsum == p->wsum && q->pvalue == p->pvalue &&
               memcmp(q->p4count, p->p4count, sizeof q->p4count) == 0;
     for (int y = 0; ok && y < b->height; y++)
         for (int x = 0; ok && x < b->width; x++) {

@@ -38,7 +38,7 @@ typedef struct {
 typedef struct {
     int ply;                               /* the move's ply, -1: nothing saved */
     int n;                                 /* cells saved */
-    int32_t pvalue[2], wsum;
+    int32_t pvalue, wsum;
     int p4count[2][P4_COUNT];
     CellSave cell[POS_UNDO_CELLS];
 } UndoFrame;
@@ -49,10 +49,7 @@ typedef struct Pos {
     int table[2];                          /* pattern table per colour (index colour-1) */
     int reach;                             /* cells each side a pattern depends on */
     int p4count[2][P4_COUNT];              /* empty cells in each class, per colour */
-    /* sum over empty cells of black's minus white's pattern values, black's
-     * view: [0] with black to move (black's codes at the mover's values,
-     * white's at the waiter's), [1] with white to move (the other way) */
-    int32_t pvalue[2];
+    int32_t pvalue;                        /* sum over empty cells of black's minus white's pattern value */
     int32_t wsum;                          /* 5-window sum, black's point of view */
     CellEval c[BOARD_MAX_CELLS] __attribute__((aligned(64)));
     UndoFrame undo[POS_UNDO_PLIES];        /* by ply modulo POS_UNDO_PLIES */
@@ -72,12 +69,9 @@ void pos_undo(Pos *p);
 bool pos_is_consistent(const Pos *p);
 
 /* The incremental part of the evaluation, black's point of view: the
- * 5-window sum (scaled down) plus the pattern values of the empty cells,
- * each colour's codes valued as the side to move's or the waiting side's. */
+ * 5-window sum (scaled down) plus the pattern values of the empty cells. */
 enum { WINDOW_DIV = 8 };
-static inline int32_t pos_base_value(const Pos *p) {
-    return p->wsum / WINDOW_DIV + p->pvalue[p->b.side == BLACK ? 0 : 1];
-}
+static inline int32_t pos_base_value(const Pos *p) { return p->wsum / WINDOW_DIV + p->pvalue; }
 
 /* Threat class of an empty cell for a colour. */
 static inline Pattern4 pos_p4(const Pos *p, Move m, int colour) {

@@ -3,7 +3,6 @@
 
 #include <pthread.h>
 #include <stdbool.h>
-#include <string.h>
 
 /* Fitted to freestyle self-play results (pbrain-quinto tune freestyle 15, ~2 400 games
  * at 100 ms a move); the other rules start from the same numbers. */
@@ -55,20 +54,13 @@ static const CodeCorrection RENJU_TABLE[] = {
     {-1, 0, 0},
 };
 
-/* Standard (exactly five): the freestyle table refined on 5 898 games of
- * standard self-play (tournaments/scripts/gen-data.sh DATA standard 15 6000
- * 3000 71), with the waiting side's values apart (kinds 8-10). Pattern codes
- * mean the same shapes in both rules (the overline is its own pattern); the
- * earlier fits of standard's own games from the weights alone, on 735 games,
- * lost to the borrowed table (README, changes tried). */
-static const CodeCorrection STANDARD_TABLE[] = {
-#include "table-standard.inc"
-    {-1, 0, 0},
-};
-
+/* Standard (exactly five) borrows the freestyle table: pattern codes mean the
+ * same shapes in both rules (the overline is its own pattern), and in
+ * self-play the borrowed table beat the plain weights twice (+31 and +47 Elo)
+ * while the two fits of standard's own games lost (README, changes tried). */
 static const CodeCorrection *const CORRECTIONS[RULE_COUNT] = {
     [RULE_FREESTYLE] = FREESTYLE_TABLE,
-    [RULE_STANDARD] = STANDARD_TABLE,
+    [RULE_STANDARD] = FREESTYLE_TABLE,
     [RULE_RENJU] = RENJU_TABLE,
 };
 
@@ -88,7 +80,6 @@ static const CodeCorrection *const ORDER_CORRECTIONS[RULE_COUNT] = {
 
 EvalWeights EVAL_WEIGHTS[RULE_COUNT];
 int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
-int16_t pcode_wait[RULE_COUNT * 2][PCODE_COUNT];
 int16_t threat_value[RULE_COUNT][THREAT_MASKS];
 
 const CodeCorrection *eval_corrections(Rule rule) { return CORRECTIONS[rule]; }
@@ -184,12 +175,6 @@ static void build(Rule rule) {
                 pcode_eval[t][c->index] = (int16_t)(pcode_eval[t][c->index] + c->value);
         if (fix && rule == RULE_RENJU && colour == BLACK)
             scale_codes(pcode_eval[t], t, RENJU_BLACK_SHAPE_PCT);
-        /* the waiting side's values: the mover's plus kinds 8-10 */
-        memcpy(pcode_wait[t], pcode_eval[t], sizeof pcode_wait[t]);
-        for (const CodeCorrection *c = fix; c && c->kind >= 0; c++)
-            if ((c->kind == 8 || c->kind == 8 + colour) && c->index >= 0 && c->index < PCODE_COUNT &&
-                pattern4_of(t, c->index) != P4_FORBID)
-                pcode_wait[t][c->index] = (int16_t)(pcode_wait[t][c->index] + c->value);
     }
     /* the threat terms: the side to move's four-three or open four; its double
      * three against no four of the opponent's; the opponent's two open-four

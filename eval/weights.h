@@ -38,9 +38,7 @@ bool eval_has_corrections(Rule rule);
 /* A fitted correction: {kind, index, value}, kind 0 a pattern code of either
  * colour, 1 black's, 2 white's, 3 a threat mask, 4 a scalar weight (index
  * 0..3 window[1..4], 4 tempo, 5 black), 5 a direction pair (colour * 196 +
- * a * 14 + b, a <= b); added to the value the weights give. Kinds 8, 9, 10:
- * what a pattern code of either colour, black's, white's is worth more to
- * the side that is not to move (tune --table --waiter), on top of the rest. */
+ * a * 14 + b, a <= b); added to the value the weights give. */
 typedef struct {
     int8_t kind;
     int16_t index, value;
@@ -90,9 +88,6 @@ void pcode_pairs(int pcode, int out[6]);
 
 /* Derived per rule-and-colour table and pattern code. */
 extern int16_t pcode_eval[RULE_COUNT * 2][PCODE_COUNT];
-/* The same codes' values to the colour that is not to move (pcode_eval plus
- * the kinds 8-10 corrections). */
-extern int16_t pcode_wait[RULE_COUNT * 2][PCODE_COUNT];
 extern int16_t pcode_score[RULE_COUNT * 2][PCODE_COUNT];
 /* The move-ordering values of a cell's codes: [0] the mover's own code
  * (2 * pcode_score, corrected), [1] the opponent's (pcode_score, corrected). */

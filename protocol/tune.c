@@ -196,10 +196,7 @@ static void tune_print(const char *name, const double *w, int from, int count) {
  * correction table for both colours (their pattern tables are the same);
  * renju has one per colour. Fitted with Adam on the win probability's squared
  * error, an L2 pull towards the structured value (0 correction), and the
- * corrections of the iteration with the least held-out error kept.
- * --waiter adds, for every code (and colour in renju), what it is worth more
- * to the side not to move than to the side to move (kinds 8-10), pulled to 0
- * like the codes: the mover's and the waiter's values fitted apart. */
+ * corrections of the iteration with the least held-out error kept. */
 
 typedef struct {
     uint16_t idx;
@@ -220,7 +217,6 @@ typedef struct {
     TableEntry *e;
     size_t ne, ecap;
     bool per_colour;
-    bool waiter;  /* the waiting side's codes get a parameter of their own too */
     bool holding; /* the game being added is held out */
     int games;
 } TableSet;
@@ -252,30 +248,12 @@ static void code_pairs_init(void) {
     done = true;
 }
 
-/* The parameters' layout: codes (one table, or one per colour), threat
- * masks, direction pairs, the waiter's codes (--waiter), scalar weights. */
-typedef struct {
-    int ncodes, pairs0, wait0, dense0, np;
-} TableLayout;
-static TableLayout table_layout(const TableSet *set) {
-    TableLayout l;
-    int slots = set->per_colour ? 2 : 1;
-    l.ncodes = slots * PCODE_COUNT;
-    l.pairs0 = l.ncodes + THREAT_MASKS;
-    l.wait0 = l.pairs0 + slots * PAIRS;
-    l.dense0 = l.wait0 + (set->waiter ? l.ncodes : 0);
-    l.np = l.dense0 + 6;
-    return l;
-}
-enum { TABLE_PARAMS_MAX = 4 * PCODE_COUNT + THREAT_MASKS + 2 * PAIRS };
-
 static void table_add_position(TableSet *set, const Pos *p, float result) {
-    static int count[TABLE_PARAMS_MAX];
-    static uint16_t touched[TABLE_PARAMS_MAX];
-    static uint8_t mark[TABLE_PARAMS_MAX];
+    static int count[2 * PCODE_COUNT + THREAT_MASKS + 2 * PAIRS];
+    static uint16_t touched[2 * PCODE_COUNT + THREAT_MASKS + 2 * PAIRS];
+    static uint8_t mark[2 * PCODE_COUNT + THREAT_MASKS + 2 * PAIRS];
     int nt = 0;
-    TableLayout l = table_layout(set);
-    int codes = l.ncodes, pairs0 = l.pairs0;
+    int codes = (set->per_colour ? 2 : 1) * PCODE_COUNT, pairs0 = codes + THREAT_MASKS;
     const Board *b = &p->b;
     int sg = b->side == BLACK ? 1 : -1;
     for (int y = 0; y < b->height; y++)
@@ -291,12 +269,6 @@ static void table_add_position(TableSet *set, const Pos *p, float result) {
                 if (!mark[idx])
                     mark[idx] = 1, touched[nt++] = (uint16_t)idx;
                 count[idx] += sv;
-                if (set->waiter && c + 1 != b->side) { /* the waiter's cell: its own value too */
-                    int wi = l.wait0 + idx;
-                    if (!mark[wi])
-                        mark[wi] = 1, touched[nt++] = (uint16_t)wi;
-                    count[wi] += sv;
-                }
                 for (int k = 0; k < 6; k++) {
                     int pi = pairs0 + (set->per_colour ? c * PAIRS : 0) + code_pairs[pc][k];
                     if (!mark[pi])
@@ -601,8 +573,8 @@ static double policy_loss(const PolicySink *ps, const double *d, double t, int p
 }
 
 /* The built-in corrections as the fit's parameters (tune --table --refine). */
-static void table_prior(Rule rule, bool per_colour, TableLayout l, double *prior) {
-    int ncodes = l.ncodes, pairs0 = l.pairs0, dense0 = l.dense0;
+static void table_prior(Rule rule, bool per_colour, int pairs0, int dense0, double *prior) {
+    int ncodes = (per_colour ? 2 : 1) * PCODE_COUNT;
     const CodeCorrection *c = eval_corrections(rule);
     for (; c && c->kind >= 0; c++) {
         int k = c->kind, i = c->index;
@@ -610,10 +582,6 @@ static void table_prior(Rule rule, bool per_colour, TableLayout l, double *prior
             for (int col = 0; col < (per_colour ? 2 : 1); col++)
                 if (k == 0 || k == col + 1)
                     prior[col * PCODE_COUNT + i] += c->value;
-        } else if (k >= 8 && k <= 10 && i >= 0 && i < PCODE_COUNT && l.dense0 > l.wait0) {
-            for (int col = 0; col < (per_colour ? 2 : 1); col++)
-                if (k == 8 || k == 9 + col)
-                    prior[l.wait0 + col * PCODE_COUNT + i] += c->value;
         } else if (k == 3 && i >= 0 && i < THREAT_MASKS) {
             prior[ncodes + i] += c->value;
         } else if (k == 4 && i >= 0 && i < 6) {
@@ -627,7 +595,7 @@ static void table_prior(Rule rule, bool per_colour, TableLayout l, double *prior
     }
 }
 
-static int tool_tune_table(Rule rule, int size, const char *out_path, bool refine, bool waiter, double l2,
+static int tool_tune_table(Rule rule, int size, const char *out_path, bool refine, double l2,
                            double lr, int iterations, double lambda, double scale, double mate,
                            const char *teacher, int nfiles, char **files, const char *cmdline) {
     static Pos p;
@@ -638,7 +606,6 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
     code_pairs_init();
     TableSet set = {0};
     set.per_colour = rule == RULE_RENJU;
-    set.waiter = waiter;
     int repeats = 0, games;
     PolicySink policy = {&set, NULL, 0, 0, &p, size, rule, teacher};
     if (teacher) { /* a teacher's moves */
@@ -662,8 +629,8 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
         free(set.s), free(set.e), free(policy.g);
         return 1;
     }
-    TableLayout lay = table_layout(&set);
-    int ncodes = lay.ncodes, pairs0 = lay.pairs0, wait0 = lay.wait0, dense0 = lay.dense0, np = lay.np;
+    int ncodes = (set.per_colour ? 2 : 1) * PCODE_COUNT, pairs0 = ncodes + THREAT_MASKS;
+    int dense0 = pairs0 + (set.per_colour ? 2 : 1) * PAIRS, np = dense0 + 6;
     table_dense0 = dense0;
     double *d = calloc((size_t)np, sizeof *d), *best_d = calloc((size_t)np, sizeof *d);
     double *g = calloc((size_t)np, sizeof *g), *m1 = calloc((size_t)np, sizeof *g),
@@ -724,11 +691,9 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
         for (int j = 0; j < np; j++) {
             if (!seen[j])
                 continue;
-            /* single codes, masks and the waiter's codes are pulled to 0 by
-             * l2; the pairs and the scalar weights, each seen in most
-             * positions, fit freely */
-            bool pulled = j < pairs0 || (j >= wait0 && j < dense0);
-            double gj = g[j] / (double)(teacher ? ntrain_groups : ntrain) + (pulled ? 2 * l2 * d[j] : 0);
+            /* single codes and masks are pulled to 0 by l2; the pairs and the
+             * scalar weights, each seen in most positions, fit freely */
+            double gj = g[j] / (double)(teacher ? ntrain_groups : ntrain) + (j < pairs0 ? 2 * l2 * d[j] : 0);
             m1[j] = 0.9 * m1[j] + 0.1 * gj;
             m2[j] = 0.999 * m2[j] + 0.001 * gj * gj;
             double mh = m1[j] / (1 - pow(0.9, it)), vh = m2[j] / (1 - pow(0.999, it));
@@ -754,7 +719,7 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
             fprintf(stderr, "tune: out of memory\n");
             return 1;
         }
-        table_prior(rule, set.per_colour, lay, prior);
+        table_prior(rule, set.per_colour, pairs0, dense0, prior);
         for (int j = 0; j < np; j++)
             best_d[j] += prior[j];
         free(prior);
@@ -767,9 +732,7 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
     int written = 0;
     fprintf(o, "/* Corrections for %s (eval/weights.c): {kind, index, value}; kind 0: a pattern\n"
                " * code of either colour, 1 black's, 2 white's, 3 a threat mask, 4 a scalar weight,\n"
-               " * 5 a direction pair (colour * 196 + a * 14 + b, patterns a <= b; colour 0: both),\n"
-               " * 8, 9, 10 what a code of either colour, black's, white's is worth more to the side\n"
-               " * not to move.\n"
+               " * 5 a direction pair (colour * 196 + a * 14 + b, patterns a <= b; colour 0: both).\n"
                " * Made by: %s\n"
                " * %zu %s from %d games; %d codes, %d masks occur; %s %.0f; held-out %s\n"
                " * %.5f -> %.5f (iteration %d of %d, L2 %g, step %g); a code's value adds its\n"
@@ -803,12 +766,6 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
         if (r)
             fprintf(o, "{5, %d, %ld},\n", set.per_colour ? (1 + j / PAIRS) * PAIRS + j % PAIRS : j, r),
                 written++;
-    }
-    for (int j = wait0; j < dense0; j++) { /* the waiter's codes */
-        long r = lround(best_d[j]);
-        int col = set.per_colour ? (j - wait0) / PCODE_COUNT + 1 : 0;
-        if (r)
-            fprintf(o, "{%d, %d, %ld},\n", 8 + col, (j - wait0) % PCODE_COUNT, r), written++;
     }
     for (int j = 0; j < 6; j++) { /* the scalar weights */
         long r = lround(best_d[dense0 + j]);
@@ -1071,12 +1028,10 @@ int tool_tune(int argc, char **argv) {
         const char *out = argc > 3 ? argv[3] : NULL, *teacher = NULL;
         double l2 = ordering ? 1e-4 : 1e-7, lr = ordering ? 1 : 0.5, lambda = 0, scale = 200, mate = 0;
         int its = ordering ? 300 : 600, a = 4;
-        bool refine = false, waiter = false, table_only = false;
+        bool refine = false, table_only = false;
         for (; a + 1 < argc; a += 2)
             if (!strcmp(argv[a], "--refine"))
                 refine = table_only = true, a--; /* a flag: no value */
-            else if (!strcmp(argv[a], "--waiter"))
-                waiter = table_only = true, a--;
             else if (!strcmp(argv[a], "--l2"))
                 l2 = atof(argv[a + 1]);
             else if (!strcmp(argv[a], "--policy"))
@@ -1095,7 +1050,7 @@ int tool_tune(int argc, char **argv) {
                 break;
         if (!out || a >= argc || its < 1 || lr <= 0 || l2 < 0 || lambda < 0 || lambda > 1 || scale <= 0 ||
             mate < 0 || (ordering && (!teacher || table_only))) {
-            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--refine] [--waiter] [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n"
+            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--refine] [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n"
                             "      RULE SIZE --table OUT.inc [...] --judged LAMBDA [--scale S] [--mate V] JUDGED.tsv...\n"
                             "      RULE SIZE --table OUT.inc [...] --policy NAME RESULTS.tsv... (NAME's moves)\n"
                             "      RULE SIZE --ordering OUT.inc --policy NAME [--l2 X] [--lr X] [--iterations N] "
@@ -1108,7 +1063,7 @@ int tool_tune(int argc, char **argv) {
             weights_init(rule);
             return tool_tune_ordering(rule, size, out, teacher, l2, lr, its, argc - a, argv + a, cmd);
         }
-        return tool_tune_table(rule, size, out, refine, waiter, l2, lr, its, lambda, scale, mate, teacher, argc - a,
+        return tool_tune_table(rule, size, out, refine, l2, lr, its, lambda, scale, mate, teacher, argc - a,
                                argv + a, cmd);
     }
     if (!strcmp(argv[2], "--quiet")) { /* RULE SIZE --quiet OUT.tsv RESULTS.tsv... */

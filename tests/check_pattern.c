@@ -7,7 +7,6 @@
 #include "../eval/evaluate.h"
 #include "../eval/pattern.h"
 #include "../eval/position.h"
-#include "../eval/weights.h"
 #include "testutil.h"
 
 /* ---- brute force: classify the centre of a board row by playing stones and
@@ -303,57 +302,6 @@ START_TEST(test_eval_linear_model) {
 }
 END_TEST
 
-/* The pattern sum values each colour's codes as the side to move's
- * (pcode_eval) or the waiting side's (pcode_wait): pos_base_value equals
- * that sum taken cell by cell in every rule, whoever is to move (passes
- * included), and a rule whose table has waiter corrections (kinds 8-10)
- * really values some codes apart. */
-START_TEST(test_mover_and_waiter_values) {
-    static Pos p;
-    unsigned long long s = 31;
-    int checked = 0;
-    for (int r = 0; r < RULE_COUNT; r++) {
-        weights_init((Rule)r);
-        ck_assert(pos_init(&p, 15, 15, (Rule)r));
-        for (int mv = 0; mv < 60; mv++) {
-            Move m;
-            do
-                m = board_move_at(&p.b, 2 + (int)(test_rand(&s) % 11), 2 + (int)(test_rand(&s) % 11));
-            while (p.b.cell[m] != EMPTY);
-            if (rule_wins_if_played(&p.b, m, p.b.side, (Rule)r))
-                break;
-            if (test_rand(&s) % 9 == 0)
-                pos_pass(&p);
-            else
-                pos_play(&p, m);
-            int stm = p.b.side, t[2] = {pattern_table((Rule)r, BLACK), pattern_table((Rule)r, WHITE)};
-            long sum = 0; /* black's view */
-            for (int y = 0; y < 15; y++)
-                for (int x = 0; x < 15; x++) {
-                    int c = board_move_at(&p.b, x, y);
-                    if (p.b.cell[c] != EMPTY)
-                        continue;
-                    for (int col = BLACK; col <= WHITE; col++) {
-                        int pc = p.c[c].pcode[col - 1];
-                        int v = col == stm ? pcode_eval[t[col - 1]][pc] : pcode_wait[t[col - 1]][pc];
-                        sum += col == BLACK ? v : -v;
-                    }
-                }
-            ck_assert_int_eq(pos_base_value(&p), p.wsum / WINDOW_DIV + sum);
-            checked++;
-        }
-        bool split = false, apart = false;
-        for (const CodeCorrection *c = eval_corrections((Rule)r); c && c->kind >= 0; c++)
-            split |= c->kind >= 8 && c->kind <= 10 && c->value;
-        for (int col = 0; col < 2; col++)
-            for (int pc = 0; pc < PCODE_COUNT; pc++)
-                apart |= pcode_eval[pattern_table((Rule)r, col + 1)][pc] != pcode_wait[pattern_table((Rule)r, col + 1)][pc];
-        ck_assert_msg(split == apart, "rule %d: waiter corrections %d, values apart %d", r, split, apart);
-    }
-    ck_assert_int_gt(checked, 200);
-}
-END_TEST
-
 /* Threat classes agree with the rules: FIVE exactly where a stone wins, and
  * every truly forbidden point is classed FORBID (the class is a superset:
  * false threes are confirmed by rules). */
@@ -500,7 +448,6 @@ Suite *suite_pattern(void) {
     tcase_add_test(tc, test_hand_patterns);
     tcase_add_test(tc, test_freestyle_reach_four);
     tcase_add_test(tc, test_eval_linear_model);
-    tcase_add_test(tc, test_mover_and_waiter_values);
     tcase_add_test(tc, test_table_vs_brute_force);
     tcase_add_test(tc, test_incremental_matches_recompute);
     tcase_add_test(tc, test_undo_saved_and_recomputed);
