@@ -138,6 +138,11 @@ bool engine_stopped(const Engine *e);
  * and start counting afresh. Not while a search runs. */
 void engine_take_prune_stats(Engine *e, PruneStats *out);
 
+/* The late-move reduction of the i-th move (from 0) of a node at a depth in
+ * a rule (0 for the first two moves and below LMR_MIN_DEPTH), before the
+ * search clamps it to the depth left. */
+int search_reduction(int rule, int depth, int i, bool pv_node, bool cut_node);
+
 /* The margin child futility uses at a depth (0 beyond the depths it acts at). */
 int search_futility_margin(int depth);
 

@@ -985,6 +985,33 @@ START_TEST(test_singular_keeps_wins) {
 }
 END_TEST
 
+/* Late-move reductions by rule: renju reduces a ply less than freestyle,
+ * standard and caro off cut nodes (its third to sixth moves not at all),
+ * never below zero on the PV; a cut node adds a ply; the first two moves and
+ * the shallow depths are never reduced. */
+START_TEST(test_reduction_by_rule) {
+    const int rules[] = {RULE_FREESTYLE, RULE_STANDARD, RULE_RENJU, RULE_CARO8, RULE_CARO9};
+    for (int k = 0; k < 5; k++) {
+        int light = rules[k] == RULE_RENJU;
+        for (int depth = 1; depth <= 12; depth++)
+            for (int i = 0; i < 40; i++) {
+                int all = search_reduction(rules[k], depth, i, false, false);
+                int pv = search_reduction(rules[k], depth, i, true, false);
+                int cut = search_reduction(rules[k], depth, i, false, true);
+                if (depth < LMR_MIN_DEPTH || i < 2) {
+                    ck_assert_int_eq(all + pv + cut, 0);
+                    continue;
+                }
+                int want = !light + (i >= 6) + (depth >= 6 && i >= 12);
+                ck_assert_msg(all == want, "rule %d depth %d move %d: %d, not %d", rules[k], depth, i, all, want);
+                ck_assert_int_eq(pv, want > 0 ? want - 1 : 0);
+                ck_assert_int_eq(cut, want + 1);
+            }
+        ck_assert_int_eq(search_reduction(rules[k], 8, 3, false, false), !light);
+    }
+}
+END_TEST
+
 /* The transposition table in the quiescence (a VCF at every leaf) loses no
  * win: on VCF puzzles, with the root solvers off, a depth-4 search proves
  * every win it proves without the table there, and with fewer nodes. */
@@ -1222,6 +1249,7 @@ Suite *suite_search(void) {
     tcase_add_test(tc, test_renju_never_forbidden);
     tcase_add_test(tc, test_last_report_is_the_move);
     tcase_add_test(tc, test_singular_keeps_wins);
+    tcase_add_test(tc, test_reduction_by_rule);
     tcase_add_test(tc, test_qsearch_tt_keeps_wins);
     tcase_add_test(tc, test_mtdf_driver);
     tcase_add_test(tc, test_colour_symmetry);
