@@ -347,7 +347,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         } else {
             /* Step 10. Late-move reductions, then PVS re-searches */
             int r = 0;
-            if (depth >= LMR_MIN_DEPTH && i >= 2 && !forced && !tactical && !(t->off & FEAT_LMR)) {
+            if (!forced && !tactical && !(t->off & FEAT_LMR)) { /* depth and move number: search_reduction */
                 r = search_reduction(p->rule, depth, i, pv_node, cut_node);
                 if (r > new_depth - 1)
                     r = new_depth - 1 > 0 ? new_depth - 1 : 0;

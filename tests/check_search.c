@@ -990,8 +990,8 @@ END_TEST
  * never below zero on the PV; a cut node adds a ply; the first two moves and
  * the shallow depths are never reduced. */
 START_TEST(test_reduction_by_rule) {
-    const int rules[] = {RULE_FREESTYLE, RULE_STANDARD, RULE_RENJU, RULE_CARO8, RULE_CARO9};
-    for (int k = 0; k < 5; k++) {
+    for (size_t k = 0; k < sizeof all_rules / sizeof all_rules[0]; k++) {
+        const Rule *rules = all_rules;
         int light = rules[k] == RULE_RENJU;
         for (int depth = 1; depth <= 12; depth++)
             for (int i = 0; i < 40; i++) {
