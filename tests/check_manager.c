@@ -23,6 +23,7 @@
 #include "../tournaments/records.h"
 #include "../tournaments/analysis.h"
 #include "../tournaments/stats.h"
+#include "../tournaments/pool.h"
 #include "testutil.h"
 
 static void fake(EngineSpec *e, const char *mode) {
@@ -280,6 +281,79 @@ START_TEST(test_statistics) {
 }
 END_TEST
 
+/* quinto-manager stats: results lines of several files pooled, the two games
+ * of an opening paired within one file only, unplayed games and bad lines
+ * left out (a bad line changes nothing). */
+START_TEST(test_results_pool) {
+    ResultsPool rp;
+    pool_init(&rp);
+    char err[256];
+    const char *one[] = {
+        "game\topening\tblack\twhite\tresult\treason\tdetail\tmoves\tblack_ms\twhite_ms\n",
+        "1\t1\tA\tB\t1-0\tfive\t9,9\t7,7;8,8\t10\t20\n",
+        "3\t2\tA\tB\t1/2-1/2\tmove cap\t-\t7,7\t10\t20\n",
+        "2\t1\tB\tA\t1-0\tfive\t9,9\t7,7\t10\t20\n",
+        "4\t2\tB\tA\t0-1\ttime\t-\t7,7\t10\t20\n",
+        "5\t3\tB\tA\t0-1\tstart failed\tno OK\t\t0\t0\n",
+        "6\t3\tA\tC\t1-0\tfive\t-\t7,7\t10\t20\n",
+        "\n"};
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+        ck_assert_msg(pool_add_line(&rp, 1, one[i], err, sizeof err), "line %zu: %s", i, err);
+    /* the same opening number in another file is another opening */
+    ck_assert(pool_add_line(&rp, 2, "1\t1\tB\tA\t0-1\tfive\t-\t7,7\t1\t2", err, sizeof err));
+    const char *bad[] = {"x\t1\tA\tB\t1-0\tfive\t-", "7\t1\tA\tB\t2-0\tfive\t-",
+                         "7\t1\tA\tA\t1-0\tfive\t-", "7\t1\tA\tB\t1-0\tboredom\t-",
+                         "7\tone\tA\tB\t1-0\tfive\t-", "7\t1\tA\tB\t1-0"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        ck_assert_msg(!pool_add_line(&rp, 1, bad[i], err, sizeof err), "bad line %zu taken", i);
+        ck_assert(err[0]);
+    }
+    ck_assert_int_eq(rp.games, 6);
+    ck_assert_int_eq(rp.skipped, 1);
+    ck_assert_int_eq(rp.pair_count, 2);
+    const PoolPair *ab = &rp.pairs[0];
+    ck_assert_str_eq(rp.names[ab->first], "A");
+    ck_assert_int_eq(ab->s.w, 3);
+    ck_assert_int_eq(ab->s.l, 1);
+    ck_assert_int_eq(ab->s.d, 1);
+    ck_assert_int_eq(ab->s.bw, 1);
+    ck_assert_int_eq(ab->s.bl, 0);
+    ck_assert_int_eq(ab->s.bd, 1);
+    const int want[5] = {0, 0, 1, 1, 0}; /* opening 1: 1 of 2; opening 2: 1.5 */
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(ab->s.penta[i], want[i]);
+    ck_assert_int_eq(rp.pending_count, 2); /* A-C's game and the second file's */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&text, &len);
+    pool_print(&rp, o);
+    fclose(o);
+    ck_assert_msg(strstr(text, "A vs B: 3-1-1 (W-L-D)  score 70.0%"), "%s", text);
+    ck_assert_msg(strstr(text, "A as black 1-0-1 (75.0%), as white 2-1-0 (66.7%)"), "%s", text);
+    ck_assert_msg(strstr(text, "2 pairs (LL 0, LD 0, WL+DD 1, WD 1, WW 0)"), "%s", text);
+    ck_assert_msg(strstr(text, "1 game without a colour-swapped twin\n  ended: five 3, move cap 1, time 1"),
+                  "%s", text);
+    ck_assert_msg(strstr(text, "A vs C: 1-0-0"), "%s", text);
+    ck_assert_msg(strstr(text, "1 game not played"), "%s", text);
+    free(text);
+    pool_free(&rp);
+    /* the view is the engine that was black in the lowest-numbered game,
+     * whatever order the games finished in */
+    pool_init(&rp);
+    ck_assert(pool_add_line(&rp, 1, "2\t1\tA\tB\t1-0\tfive\t-\t-\t1\t1", err, sizeof err));
+    ck_assert(pool_add_line(&rp, 1, "1\t1\tB\tA\t0-1\tfive\t-\t-\t1\t1", err, sizeof err));
+    o = open_memstream(&text, &len);
+    pool_print(&rp, o);
+    fclose(o);
+    ck_assert_msg(strstr(text, "B vs A: 0-2-0 (W-L-D)"), "%s", text);
+    ck_assert_msg(strstr(text, "B as black 0-1-0 (0.0%), as white 0-1-0 (0.0%)"), "%s", text);
+    ck_assert_msg(strstr(text, "1 pair (LL 1, LD 0, WL+DD 0, WD 0, WW 0)"), "%s", text);
+    free(text);
+    pool_free(&rp);
+}
+END_TEST
+
 START_TEST(test_openings_files) {
     /* the shipped sets, found by name as quinto-manager finds them */
     const char *files[] = {"cgomokucli-offset-f20", "cgomokucli-pos-f20", "gomocupjudge-f20",
@@ -394,6 +468,21 @@ START_TEST(test_manager_binary) {
     fclose(f);
     ck_assert_int_eq(lines, 5);
     ck_assert_int_eq(crashes, 4);
+    /* `stats` reads the file back to the match's own summary; the same file
+     * twice is two runs: twice the games and pairs */
+    snprintf(cmd, sizeof cmd, "%s stats %s %s > %s 2>&1", mgr, tmp("mgr.tsv"), tmp("mgr.tsv"), tmp("stats.out"));
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert(read_text_file(tmp("stats.out"), buf, sizeof buf));
+    ck_assert_msg(strstr(buf, "8 games from 2 files\nfirst vs second: 8-0-0"), "%s", buf);
+    ck_assert_msg(strstr(buf, "first as black 4-0-0 (100.0%), as white 4-0-0 (100.0%)"), "%s", buf);
+    ck_assert_msg(strstr(buf, "4 pairs (LL 0, LD 0, WL+DD 0, WD 0, WW 4)"), "%s", buf);
+    ck_assert_msg(strstr(buf, "ended: crash 8"), "%s", buf);
+    /* a file that is not there is named, and the exit status says so */
+    snprintf(cmd, sizeof cmd, "%s stats %s %s > %s 2>&1", mgr, tmp("mgr.tsv"), tmp("none.tsv"), tmp("stats.out"));
+    int sst = system(cmd);
+    ck_assert(WIFEXITED(sst) && WEXITSTATUS(sst) == 1);
+    ck_assert(read_text_file(tmp("stats.out"), buf, sizeof buf));
+    ck_assert_msg(strstr(buf, "none.tsv: No such file") && strstr(buf, "first vs second: 4-0-0"), "%s", buf);
     /* an SPRT stops the match at its decision and reports it, even when
      * games still under way finish afterwards */
     snprintf(cmd, sizeof cmd,
@@ -951,6 +1040,7 @@ Suite *suite_manager(void) {
     TCase *tc = tcase_create("judge");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_good_game_to_five);
+    tcase_add_test(tc, test_results_pool);
     tcase_add_test(tc, test_each_failure_judged);
     tcase_add_test(tc, test_clock_and_tolerance);
     tcase_add_test(tc, test_forbidden_and_memory);

@@ -13,6 +13,7 @@
 #include "play.h"
 #include "process.h"
 #include "analysis.h"
+#include "pool.h"
 #include "tourney.h"
 
 static void usage(FILE *f) {
@@ -25,6 +26,8 @@ static void usage(FILE *f) {
         "       quinto-manager review GAME [-engine ...] [-tc MS] [-threshold N] [-game K]\n"
         "       quinto-manager openings -balance [-engine ...] -count N [-depth D] [-max-ev E]\n"
         "                      [-tc MS] [-out FILE] [-rule R] [-size N] [-seed S]\n"
+        "       quinto-manager stats RESULTS...  the -results files of several runs pooled:\n"
+        "                      each pair's W-L-D, Elo, colours and pentanomial pairs\n"
         "\n"
         "games:\n"
         "  -rule R            freestyle, standard, renju, caro (=caro8), caro9, or 0 1 4 8 9\n"
@@ -277,8 +280,49 @@ static int review_main(const char *file, const TourneyConfig *cfg, bool tc_given
     return review_run(&rc, &game);
 }
 
+/* quinto-manager stats FILE...: every results line read; a line that is not
+ * one is named and left out, and the exit status says so. */
+static int stats_main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "quinto-manager stats: name one or more -results files\n");
+        return 2;
+    }
+    ResultsPool rp;
+    pool_init(&rp);
+    int status = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    for (int i = 2; i < argc; i++) {
+        FILE *f = fopen(argv[i], "r");
+        if (!f) {
+            fprintf(stderr, "quinto-manager stats: %s: %s\n", argv[i], strerror(errno));
+            status = 1;
+            continue;
+        }
+        char err[256];
+        for (int no = 1; getline(&line, &cap, f) >= 0; no++)
+            if (!pool_add_line(&rp, i, line, err, sizeof err)) {
+                fprintf(stderr, "quinto-manager stats: %s:%d: %s (left out)\n", argv[i], no, err);
+                status = 1;
+            }
+        fclose(f);
+    }
+    free(line);
+    if (rp.games == 0)
+        fprintf(stderr, "quinto-manager stats: no games in %s\n", argc == 3 ? argv[2] : "these files");
+    else
+        printf("%d game%s from %d file%s\n", rp.games, rp.games == 1 ? "" : "s", argc - 2, argc == 3 ? "" : "s");
+    pool_print(&rp, stdout);
+    if (rp.games == 0)
+        status = 1;
+    pool_free(&rp);
+    return status;
+}
+
 int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
+    if (argc > 1 && !strcmp(argv[1], "stats"))
+        return stats_main(argc, argv);
     static TourneyConfig cfg;
     static PuzzleConfig pz;
     memset(&cfg, 0, sizeof cfg);

@@ -118,3 +118,46 @@ SprtResult sprt_test(int w, int l, int d, const SprtParams *p, double *llr) {
         *llr = v;
     return sprt_decision(v, p);
 }
+
+double elo_shown(double elo, int decimals) {
+    double half = decimals ? 0.05 : 0.5;
+    return fabs(elo) < half ? 0.0 : elo;
+}
+
+void pair_stats_game(PairStats *p, bool first_black, double points) {
+    if (points >= 1)
+        p->w++, p->bw += first_black;
+    else if (points <= 0)
+        p->l++, p->bl += first_black;
+    else
+        p->d++, p->bd += first_black;
+}
+
+static void print_margin(FILE *o, const EloEstimate *e) {
+    if (isinf(e->margin))
+        fprintf(o, " (interval unbounded)");
+    else
+        fprintf(o, " +/- %.1f", e->margin);
+}
+
+void pair_stats_print(FILE *o, const char *first, const char *second, const PairStats *p) {
+    EloEstimate e = elo_estimate(p->w, p->l, p->d);
+    fprintf(o, "%s vs %s: %d-%d-%d (W-L-D)  score %.1f%%  Elo %+.1f", first, second, p->w, p->l, p->d,
+            100 * e.score, elo_shown(e.elo, 1));
+    print_margin(o, &e);
+    fprintf(o, "  LOS %.1f%%\n", 100 * e.los);
+    /* colour matters in this game: each side's share as black and as white */
+    int ww = p->w - p->bw, wl = p->l - p->bl, wd = p->d - p->bd;
+    if (p->bw + p->bl + p->bd && ww + wl + wd)
+        fprintf(o, "  %s as black %d-%d-%d (%.1f%%), as white %d-%d-%d (%.1f%%)\n", first, p->bw, p->bl,
+                p->bd, 100 * elo_estimate(p->bw, p->bl, p->bd).score, ww, wl, wd,
+                100 * elo_estimate(ww, wl, wd).score);
+    int pairs = p->penta[0] + p->penta[1] + p->penta[2] + p->penta[3] + p->penta[4];
+    if (!pairs)
+        return;
+    e = elo_estimate_penta(p->penta);
+    fprintf(o, "  %d pair%s (LL %d, LD %d, WL+DD %d, WD %d, WW %d): Elo %+.1f", pairs, pairs == 1 ? "" : "s",
+            p->penta[0], p->penta[1], p->penta[2], p->penta[3], p->penta[4], elo_shown(e.elo, 1));
+    print_margin(o, &e);
+    fprintf(o, "  LOS %.1f%% (pentanomial)\n", 100 * e.los);
+}

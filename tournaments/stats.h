@@ -3,6 +3,9 @@
 #ifndef QUINTO_TOURNAMENTS_STATS_H
 #define QUINTO_TOURNAMENTS_STATS_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 typedef struct {
     double elo, margin; /* difference and half-width of the 95% interval */
     double los;         /* probability the first is stronger, 0..1 */
@@ -21,6 +24,25 @@ double score_from_elo(double elo);
  * (0 LL, 1 LD, 2 WL or DD, 3 WD, 4 WW). Pairs are the samples: the variance
  * of their mean absorbs the openings' bias, and the interval narrows. */
 EloEstimate elo_estimate_penta(const int penta[5]);
+
+/* What two engines scored against each other, from the first one's view. */
+typedef struct {
+    int w, l, d;    /* every game */
+    int bw, bl, bd; /* the games it played as black */
+    int penta[5];   /* finished pairs by its points in them, in half points (0..4) */
+} PairStats;
+
+/* One game: `points` 1, 0.5 or 0 for the first engine, which played black
+ * or not. */
+void pair_stats_game(PairStats *p, bool first_black, double points);
+
+/* The match summary of a pair, as quinto-manager prints it after a match:
+ * W-L-D, score, Elo with its interval and LOS, the split by colour, and the
+ * pentanomial line over the pairs when there are any. */
+void pair_stats_print(FILE *o, const char *first, const char *second, const PairStats *p);
+
+/* An Elo difference to `decimals` places, without a "-0". */
+double elo_shown(double elo, int decimals);
 
 typedef struct {
     double elo0, elo1, alpha, beta;

@@ -23,12 +23,6 @@ typedef struct {
 } Task;
 
 typedef struct {
-    int w, l, d;   /* from a's view */
-    int bw, bl, bd;/* the games a played as black, from a's view */
-    int penta[5];  /* finished pairs by a's points in them, in half points (0..4) */
-} PairStats;
-
-typedef struct {
     int games;     /* of the pair finished */
     double points; /* a's points in them */
 } PairHalf;
@@ -62,12 +56,6 @@ typedef struct {
 } Run;
 
 static Record empty_opening;
-
-/* An Elo difference to `decimals` places, without a "-0". */
-static double elo_shown(double elo, int decimals) {
-    double half = decimals ? 0.05 : 0.5;
-    return fabs(elo) < half ? 0.0 : elo;
-}
 
 /* Run fn(arg) on n threads (1..64) and wait for them all; on this thread if
  * none can be started. */
@@ -161,12 +149,7 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
     /* pair statistics from a's view */
     PairStats *p = &r->pairs[t->a * cfg->engine_count + t->b];
     int a_colour = black == t->a ? BLACK : WHITE;
-    if (res->winner == 0)
-        p->d++, p->bd += a_colour == BLACK;
-    else if (res->winner == a_colour)
-        p->w++, p->bw += a_colour == BLACK;
-    else
-        p->l++, p->bl += a_colour == BLACK;
+    pair_stats_game(p, a_colour == BLACK, res->winner == 0 ? 0.5 : res->winner == a_colour ? 1 : 0);
     if (t->pair >= 0) {
         PairHalf *h = &r->halves[t->pair];
         h->points += res->winner == 0 ? 0.5 : res->winner == a_colour ? 1 : 0;
@@ -313,33 +296,7 @@ static void report(Run *r) {
             int g = p->w + p->l + p->d;
             if (!g)
                 continue;
-            EloEstimate e = elo_estimate(p->w, p->l, p->d);
-            fprintf(o, "%s vs %s: %d-%d-%d (W-L-D)  score %.1f%%  Elo %+.1f", cfg->engines[i].name,
-                    cfg->engines[j].name, p->w, p->l, p->d, 100 * e.score, elo_shown(e.elo, 1));
-            if (isinf(e.margin))
-                fprintf(o, " (interval unbounded)");
-            else
-                fprintf(o, " +/- %.1f", e.margin);
-            fprintf(o, "  LOS %.1f%%\n", 100 * e.los);
-            /* colour matters in this game: each side's share as black and as white */
-            int ww = p->w - p->bw, wl = p->l - p->bl, wd = p->d - p->bd;
-            if (p->bw + p->bl + p->bd && ww + wl + wd)
-                fprintf(o, "  %s as black %d-%d-%d (%.1f%%), as white %d-%d-%d (%.1f%%)\n",
-                        cfg->engines[i].name, p->bw, p->bl, p->bd,
-                        100 * elo_estimate(p->bw, p->bl, p->bd).score, ww, wl, wd,
-                        100 * elo_estimate(ww, wl, wd).score);
-            int pairs = p->penta[0] + p->penta[1] + p->penta[2] + p->penta[3] + p->penta[4];
-            if (!pairs)
-                continue;
-            e = elo_estimate_penta(p->penta);
-            fprintf(o, "  %d pair%s (LL %d, LD %d, WL+DD %d, WD %d, WW %d): Elo %+.1f", pairs,
-                    pairs == 1 ? "" : "s", p->penta[0], p->penta[1], p->penta[2], p->penta[3],
-                    p->penta[4], elo_shown(e.elo, 1));
-            if (isinf(e.margin))
-                fprintf(o, " (interval unbounded)");
-            else
-                fprintf(o, " +/- %.1f", e.margin);
-            fprintf(o, "  LOS %.1f%% (pentanomial)\n", 100 * e.los);
+            pair_stats_print(o, cfg->engines[i].name, cfg->engines[j].name, p);
         }
     fprintf(o, "\n%-20s %6s %7s %7s %6s %6s %6s %6s %6s %6s %8s %8s\n", "Engine", "moves", "avg ms",
             "max ms", "time", "crash", "illeg", "forbid", "error", "badrep", "rss MiB", "uss MiB");
