@@ -351,6 +351,18 @@ START_TEST(test_results_pool) {
     ck_assert_msg(strstr(text, "1 pair (LL 1, LD 0, WL+DD 0, WD 0, WW 0)"), "%s", text);
     free(text);
     pool_free(&rp);
+    /* a name longer than the pool keeps is still one engine */
+    pool_init(&rp);
+    char line[512], name[101];
+    memset(name, 'n', 100);
+    name[100] = '\0';
+    for (int g = 1; g <= 2; g++) {
+        snprintf(line, sizeof line, "%d\t1\t%s\tB\t1-0\tfive\t-\t-\t1\t1", g, name);
+        ck_assert(pool_add_line(&rp, 1, line, err, sizeof err));
+    }
+    ck_assert_int_eq(rp.name_count, 2);
+    ck_assert_int_eq(rp.pairs[0].s.w, 2);
+    pool_free(&rp);
 }
 END_TEST
 

@@ -28,7 +28,9 @@ static bool grow(void *arr, int count, int *cap, size_t size) {
 }
 
 /* The index of an engine name, added when new (-1: no memory). */
-static int name_index(ResultsPool *rp, const char *name, long order) {
+static int name_index(ResultsPool *rp, const char *full, long order) {
+    char name[POOL_NAME_MAX]; /* a longer name is known by its first characters */
+    snprintf(name, sizeof name, "%s", full);
     for (int i = 0; i < rp->name_count; i++)
         if (!strcmp(rp->names[i], name)) {
             if (order < rp->name_order[i])
