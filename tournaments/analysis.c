@@ -10,6 +10,7 @@
 #include "../brain/util.h"
 #include "../protocol/codec.h"
 #include "process.h"
+#include "records.h"
 
 enum { MATE = 30000, PLOT_CLAMP = 2000, PLOT_ROWS = 17, PLOT_COLS = 100 };
 
@@ -103,22 +104,6 @@ static bool parse_sgf(const char *p, Record *r, char *err, size_t cap) {
     return true;
 }
 
-/* Field k (0-based) of a tab-separated line, copied to out. */
-static bool tsv_field(const char *line, int k, char *out, size_t cap) {
-    for (int i = 0; i < k; i++) {
-        line = strchr(line, '\t');
-        if (!line)
-            return false;
-        line++;
-    }
-    size_t n = strcspn(line, "\t\n\r");
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(out, line, n);
-    out[n] = 0;
-    return true;
-}
-
 static bool parse_results(const char *p, int number, Record *r, char *err, size_t cap) {
     for (const char *line = p; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
         if (!isdigit((unsigned char)*line))
@@ -126,7 +111,7 @@ static bool parse_results(const char *p, int number, Record *r, char *err, size_
         if (number > 0 && atoi(line) != number)
             continue;
         static char moves[RECORD_MAX_MOVES * 9];
-        if (!tsv_field(line, 7, moves, sizeof moves)) {
+        if (!record_results_field(line, 7, moves, sizeof moves)) {
             snprintf(err, cap, "game %d: not a -results line (no moves field)", atoi(line));
             return false;
         }

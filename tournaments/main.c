@@ -308,13 +308,13 @@ static int stats_main(int argc, char **argv) {
         fclose(f);
     }
     free(line);
-    if (rp.games == 0)
+    if (rp.games == 0) {
         fprintf(stderr, "quinto-manager stats: no games in %s\n", argc == 3 ? argv[2] : "these files");
-    else
-        printf("%d game%s from %d file%s\n", rp.games, rp.games == 1 ? "" : "s", argc - 2, argc == 3 ? "" : "s");
-    pool_print(&rp, stdout);
-    if (rp.games == 0)
         status = 1;
+    } else {
+        printf("%d game%s from %d file%s\n", rp.games, rp.games == 1 ? "" : "s", argc - 2, argc == 3 ? "" : "s");
+    }
+    pool_print(&rp, stdout);
     pool_free(&rp);
     return status;
 }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "records.h"
+
 void pool_init(ResultsPool *rp) { memset(rp, 0, sizeof *rp); }
 
 void pool_free(ResultsPool *rp) {
@@ -28,9 +30,7 @@ static bool grow(void *arr, int count, int *cap, size_t size) {
 }
 
 /* The index of an engine name, added when new (-1: no memory). */
-static int name_index(ResultsPool *rp, const char *full, long order) {
-    char name[POOL_NAME_MAX]; /* a longer name is known by its first characters */
-    snprintf(name, sizeof name, "%s", full);
+static int name_index(ResultsPool *rp, const char *name, long order) {
     for (int i = 0; i < rp->name_count; i++)
         if (!strcmp(rp->names[i], name)) {
             if (order < rp->name_order[i])
@@ -58,20 +58,6 @@ static int pair_index(ResultsPool *rp, int first, int second) {
     return rp->pair_count++;
 }
 
-/* The line's tab-separated fields, in place (a copy): at most `max`. */
-static int split_tabs(char *s, char **field, int max) {
-    int n = 0;
-    while (n < max) {
-        field[n++] = s;
-        char *t = strchr(s, '\t');
-        if (!t)
-            break;
-        *t = '\0';
-        s = t + 1;
-    }
-    return n;
-}
-
 static int reason_from_name(const char *name) {
     for (int r = 0; r < POOL_REASONS; r++)
         if (!strcmp(end_reason_name((EndReason)r), name))
@@ -80,19 +66,17 @@ static int reason_from_name(const char *name) {
 }
 
 bool pool_add_line(ResultsPool *rp, int source, const char *line, char *err, size_t errcap) {
-    size_t len = strcspn(line, "\r\n");
-    if (len == 0 || !strncmp(line, "game\t", 5))
+    if (strcspn(line, "\r\n") == 0 || !strncmp(line, "game\t", 5))
         return true;
-    char copy[1024];
-    /* the moves field can be long: only the fields before it are needed */
-    size_t keep = len < sizeof copy - 1 ? len : sizeof copy - 1;
-    memcpy(copy, line, keep);
-    copy[keep] = '\0';
-    char *f[7];
-    int n = split_tabs(copy, f, 7);
+    /* game, opening, black, white, result, reason; then at least the detail
+     * (a longer engine name is known by its first POOL_NAME_MAX - 1 characters) */
+    char f[7][POOL_NAME_MAX];
+    bool seven = true;
+    for (int k = 0; k < 7; k++)
+        seven = seven && record_results_field(line, k, f[k], sizeof f[k]);
     char *end;
-    long game = n >= 7 ? strtol(f[0], &end, 10) : 0;
-    if (n < 7 || game <= 0 || *end) {
+    long game = seven ? strtol(f[0], &end, 10) : 0;
+    if (!seven || game <= 0 || *end) {
         snprintf(err, errcap, "not a -results line (game, opening, black, white, result, reason, ...)");
         return false;
     }
@@ -102,13 +86,7 @@ bool pool_add_line(ResultsPool *rp, int source, const char *line, char *err, siz
         return false;
     }
     double black_points;
-    if (!strcmp(f[4], "1-0"))
-        black_points = 1;
-    else if (!strcmp(f[4], "0-1"))
-        black_points = 0;
-    else if (!strcmp(f[4], "1/2-1/2"))
-        black_points = 0.5;
-    else {
+    if (!record_result_parse(f[4], &black_points)) {
         snprintf(err, errcap, "game %ld: the result '%s' is none of 1-0, 0-1, 1/2-1/2", game, f[4]);
         return false;
     }

@@ -1,8 +1,37 @@
 /* tournaments/records.c */
 #include "records.h"
 
+#include <string.h>
+
 const char *record_result_text(const GameResult *r) {
     return r->winner == BLACK ? "1-0" : r->winner == WHITE ? "0-1" : "1/2-1/2";
+}
+
+bool record_result_parse(const char *text, double *black_points) {
+    if (!strcmp(text, "1-0"))
+        *black_points = 1;
+    else if (!strcmp(text, "0-1"))
+        *black_points = 0;
+    else if (!strcmp(text, "1/2-1/2"))
+        *black_points = 0.5;
+    else
+        return false;
+    return true;
+}
+
+bool record_results_field(const char *line, int k, char *out, size_t cap) {
+    for (int i = 0; i < k; i++) {
+        line = strchr(line, '\t');
+        if (!line)
+            return false;
+        line++;
+    }
+    size_t n = strcspn(line, "\t\n\r");
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, line, n);
+    out[n] = 0;
+    return true;
 }
 
 bool record_write_psq(const char *path, const GameConfig *cfg, const char *black,

@@ -23,4 +23,10 @@ void record_results_line(FILE *f, int game, int opening, const char *black, cons
 /* "1-0", "0-1" or "1/2-1/2" */
 const char *record_result_text(const GameResult *r);
 
+/* Reading a results line back: field k (from 0) copied to out (cut to
+ * cap - 1 characters); false if the line has no such field. */
+bool record_results_field(const char *line, int k, char *out, size_t cap);
+/* A result text's points for black (1, 0.5, 0); false if it is none of the three. */
+bool record_result_parse(const char *text, double *black_points);
+
 #endif

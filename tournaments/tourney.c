@@ -149,10 +149,11 @@ static void game_done(Run *r, const Task *t, int black, int white, GameResult *r
     /* pair statistics from a's view */
     PairStats *p = &r->pairs[t->a * cfg->engine_count + t->b];
     int a_colour = black == t->a ? BLACK : WHITE;
-    pair_stats_game(p, a_colour == BLACK, res->winner == 0 ? 0.5 : res->winner == a_colour ? 1 : 0);
+    double a_points = res->winner == 0 ? 0.5 : res->winner == a_colour ? 1 : 0;
+    pair_stats_game(p, a_colour == BLACK, a_points);
     if (t->pair >= 0) {
         PairHalf *h = &r->halves[t->pair];
-        h->points += res->winner == 0 ? 0.5 : res->winner == a_colour ? 1 : 0;
+        h->points += a_points;
         if (++h->games == 2)
             p->penta[(int)(h->points * 2 + 0.5)]++;
     }
