@@ -143,6 +143,11 @@ void engine_take_prune_stats(Engine *e, PruneStats *out);
  * search clamps it to the depth left. */
 int search_reduction(int rule, int depth, int i, bool pv_node, bool cut_node);
 
+/* Is move m of the side s spared from late-move reductions in the tree?
+ * Moves that make or stop a three (or better); in freestyle also the side's
+ * own double twos and three-and-twos. */
+bool search_move_spared(const Pos *p, Move m, int s);
+
 /* The margin child futility uses at a depth (0 beyond the depths it acts at). */
 int search_futility_margin(int depth);
 

@@ -1012,6 +1012,27 @@ START_TEST(test_reduction_by_rule) {
 }
 END_TEST
 
+/* The moves spared from reductions: a three made or stopped in every rule;
+ * the side's own two open twos only in freestyle, and not the cell where
+ * the opponent would make them. */
+START_TEST(test_spared_moves) {
+    const Rule rules[] = {RULE_FREESTYLE, RULE_STANDARD, RULE_RENJU};
+    for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++) {
+        Pos *p = pos_new(15, rules[k]);
+        pos_moves(p, "6,7 0,0 7,6 14,14"); /* black to move: 7,7 makes two open twos */
+        Move two2 = board_move_at(&p->b, 7, 7), far = board_move_at(&p->b, 11, 2);
+        ck_assert_int_eq(pos_p4(p, two2, BLACK), P4_FLEX2_2X);
+        ck_assert(search_move_spared(p, two2, BLACK) == (rules[k] == RULE_FREESTYLE));
+        ck_assert(!search_move_spared(p, two2, WHITE));
+        ck_assert(!search_move_spared(p, far, BLACK));
+        pos_moves(p, "8,7 1,0"); /* black's 6,7 8,7: 7,7 now makes a three */
+        ck_assert(search_move_spared(p, two2, BLACK));
+        ck_assert(search_move_spared(p, two2, WHITE));
+        free(p);
+    }
+}
+END_TEST
+
 /* The transposition table in the quiescence (a VCF at every leaf) loses no
  * win: on VCF puzzles, with the root solvers off, a depth-4 search proves
  * every win it proves without the table there, and with fewer nodes. */
@@ -1250,6 +1271,7 @@ Suite *suite_search(void) {
     tcase_add_test(tc, test_last_report_is_the_move);
     tcase_add_test(tc, test_singular_keeps_wins);
     tcase_add_test(tc, test_reduction_by_rule);
+    tcase_add_test(tc, test_spared_moves);
     tcase_add_test(tc, test_qsearch_tt_keeps_wins);
     tcase_add_test(tc, test_mtdf_driver);
     tcase_add_test(tc, test_colour_symmetry);
