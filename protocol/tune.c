@@ -595,8 +595,8 @@ static void table_prior(Rule rule, bool per_colour, int pairs0, int dense0, doub
     }
 }
 
-static int tool_tune_table(Rule rule, int size, const char *out_path, bool refine, double l2,
-                           double lr, int iterations, double lambda, double scale, double mate,
+static int tool_tune_table(Rule rule, int size, const char *out_path, bool refine, bool keep_scalars,
+                           double l2, double lr, int iterations, double lambda, double scale, double mate,
                            const char *teacher, int nfiles, char **files, const char *cmdline) {
     static Pos p;
     /* the fit starts from eval/weights.c's numbers alone; --refine starts
@@ -642,8 +642,8 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
     }
     for (size_t i = 0; i < set.ne; i++)
         seen[set.e[i].idx]++;
-    for (int j = 0; j < 6; j++)
-        seen[dense0 + j] = 1;
+    for (int j = 0; j < 6; j++) /* --keep-scalars: the scalar weights stay as built */
+        seen[dense0 + j] = !keep_scalars;
     int occurring = 0, masks = 0;
     for (int j = 0; j < pairs0; j++)
         if (seen[j])
@@ -1028,10 +1028,12 @@ int tool_tune(int argc, char **argv) {
         const char *out = argc > 3 ? argv[3] : NULL, *teacher = NULL;
         double l2 = ordering ? 1e-4 : 1e-7, lr = ordering ? 1 : 0.5, lambda = 0, scale = 200, mate = 0;
         int its = ordering ? 300 : 600, a = 4;
-        bool refine = false, table_only = false;
+        bool refine = false, keep_scalars = false, table_only = false;
         for (; a + 1 < argc; a += 2)
             if (!strcmp(argv[a], "--refine"))
                 refine = table_only = true, a--; /* a flag: no value */
+            else if (!strcmp(argv[a], "--keep-scalars"))
+                keep_scalars = table_only = true, a--;
             else if (!strcmp(argv[a], "--l2"))
                 l2 = atof(argv[a + 1]);
             else if (!strcmp(argv[a], "--policy"))
@@ -1050,7 +1052,7 @@ int tool_tune(int argc, char **argv) {
                 break;
         if (!out || a >= argc || its < 1 || lr <= 0 || l2 < 0 || lambda < 0 || lambda > 1 || scale <= 0 ||
             mate < 0 || (ordering && (!teacher || table_only))) {
-            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--refine] [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n"
+            fprintf(stderr, "tune: RULE SIZE --table OUT.inc [--refine] [--keep-scalars] [--l2 X] [--lr X] [--iterations N] RESULTS.tsv...\n"
                             "      RULE SIZE --table OUT.inc [...] --judged LAMBDA [--scale S] [--mate V] JUDGED.tsv...\n"
                             "      RULE SIZE --table OUT.inc [...] --policy NAME RESULTS.tsv... (NAME's moves)\n"
                             "      RULE SIZE --ordering OUT.inc --policy NAME [--l2 X] [--lr X] [--iterations N] "
@@ -1063,8 +1065,8 @@ int tool_tune(int argc, char **argv) {
             weights_init(rule);
             return tool_tune_ordering(rule, size, out, teacher, l2, lr, its, argc - a, argv + a, cmd);
         }
-        return tool_tune_table(rule, size, out, refine, l2, lr, its, lambda, scale, mate, teacher, argc - a,
-                               argv + a, cmd);
+        return tool_tune_table(rule, size, out, refine, keep_scalars, l2, lr, its, lambda, scale, mate, teacher,
+                               argc - a, argv + a, cmd);
     }
     if (!strcmp(argv[2], "--quiet")) { /* RULE SIZE --quiet OUT.tsv RESULTS.tsv... */
         FILE *o = argc > 4 ? fopen(argv[3], "w") : NULL;

@@ -563,6 +563,23 @@ START_TEST(test_tune_table) {
     ck_assert_msg(st == 0, "refine with no step changed the table: %.400s", text);
     ck_assert_msg(strstr(text, "corrections written"), "%s", text);
 
+    /* --keep-scalars: the fit moves the codes, never the scalar weights
+     * (kind 4), which stay the shipped table's entry for entry */
+    snprintf(cmd, sizeof cmd,
+             "%s tune freestyle 15 --table %s --refine --keep-scalars --lr 1 --iterations 50 %s > %s 2>&1 && "
+             "diff <(grep '^{4,' %s) <(grep '^{4,' %s) >> %s 2>&1 && "
+             "{ diff -q <(grep '^{' %s | sort) <(grep '^{' %s | sort) > /dev/null && echo SAME >> %s || true; }",
+             brain_path(), inc, games, out, inc, shipped, out, inc, shipped, out);
+    snprintf(bash, sizeof bash, "bash -c \"%s\"", cmd);
+    st = system(bash);
+    ck_assert(read_text_file(out, text, sizeof text));
+    ck_assert_msg(st == 0, "--keep-scalars moved a scalar weight: %.400s", text);
+    h = strstr(text, "held-out error ");
+    ck_assert_msg(h && sscanf(h, "held-out error %lf -> %lf at iteration %d", &before, &after, &best_it) == 3,
+                  "%s", text);
+    /* a fit that kept a step changed the codes (else it wrote the table back) */
+    ck_assert_msg((best_it > 0) == !strstr(text, "SAME"), "%s", text);
+
     /* --quiet: the positions for a judge, "GAME\tRESULT\tMOVES", 9 stones or more */
     char quiet[128], judged[128];
     snprintf(quiet, sizeof quiet, "/tmp/quinto-quiet-%ld.tsv", (long)getpid());
