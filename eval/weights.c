@@ -105,10 +105,14 @@ int32_t window_value_lut[RULE_COUNT][256];
  * all four lines), are played at this percent of the fitted ones: black
  * values its own shapes more, white defends against them harder. A search
  * choice, not a fit (tune fits without it; only --refine starts from the
- * scaled values). Against Rapfi, 15x15 renju, balanced-r15 (README, changes
+ * scaled values, and stores black's changes divided by it). Against Rapfi, 15x15 renju, balanced-r15 (README, changes
  * tried): 200 ms, 160 games each, 80% 17%, 100% 26-30%, 125% 33.8%, 150%
  * 32.5%; 1 s, 125% 30.6% over 160 games against 31.2%: neutral there. */
 enum { RENJU_BLACK_SHAPE_PCT = 125 };
+
+int eval_code_pct(Rule rule, int colour) {
+    return rule == RULE_RENJU && colour == BLACK && eval_has_corrections(rule) ? RENJU_BLACK_SHAPE_PCT : 100;
+}
 
 static void scale_codes(int16_t *eval, int table, int pct) {
     int base = eval[pattern_code(PAT_F1, PAT_F1, PAT_F1, PAT_F1)];
@@ -180,8 +184,8 @@ static void build(Rule rule) {
             if ((c->kind == 0 || c->kind == colour) && c->index < PCODE_COUNT &&
                 pattern4_of(t, c->index) != P4_FORBID)
                 pcode_eval[t][c->index] = (int16_t)(pcode_eval[t][c->index] + c->value);
-        if (fix && rule == RULE_RENJU && colour == BLACK)
-            scale_codes(pcode_eval[t], t, RENJU_BLACK_SHAPE_PCT);
+        if (eval_code_pct(rule, colour) != 100)
+            scale_codes(pcode_eval[t], t, eval_code_pct(rule, colour));
     }
     /* the threat terms: the side to move's four-three or open four; its double
      * three against no four of the opponent's; the opponent's two open-four

@@ -48,6 +48,12 @@ typedef struct {
 const CodeCorrection *eval_corrections(Rule rule);
 
 
+/* The percent at which a colour's pattern-code values are played, counted
+ * from the open-one code: 100 but for renju black with its corrections built
+ * in (a search choice, not a fit: eval/weights.c). A fit made on the played
+ * values (tune --refine) divides black's changes by it before it stores them. */
+int eval_code_pct(Rule rule, int colour);
+
 /* Build every rule's tables without the fitted corrections (the tuner fits
  * them anew from the weights alone). Call before anything uses a rule. */
 void weights_without_corrections(void);

@@ -714,6 +714,27 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
         }
     }
     if (refine) { /* the file holds the built-in corrections plus the fit's change */
+        /* the fit moved the played values; where a colour's codes are played
+         * at a percent of the stored ones, counted from the open-one code
+         * (renju black), its code and pair changes are stored at 100 / percent
+         * of the fit's, so that play gives the fitted differences between
+         * codes; every code of the colour then sits off the fit by the same
+         * amount, (100 / percent - 1) times the open-one code's change */
+        for (int col = 0; set.per_colour && col < 2; col++) {
+            int pct = eval_code_pct(rule, col == 0 ? BLACK : WHITE);
+            if (pct == 100)
+                continue;
+            int one = pattern_code(PAT_F1, PAT_F1, PAT_F1, PAT_F1);
+            double d1 = best_d[col * PCODE_COUNT + one];
+            for (int q = 0; q < 6; q++)
+                d1 += best_d[pairs0 + col * PAIRS + code_pairs[one][q]];
+            for (int j = 0; j < PCODE_COUNT; j++)
+                best_d[col * PCODE_COUNT + j] *= 100.0 / pct;
+            for (int j = 0; j < PAIRS; j++)
+                best_d[pairs0 + col * PAIRS + j] *= 100.0 / pct;
+            printf("%s's changes stored at 100/%d of the fit's (played at %d%%); its codes sit %+.1f off the fit\n",
+                   col == 0 ? "black" : "white", pct, pct, (100.0 / pct - 1) * d1);
+        }
         double *prior = calloc((size_t)np, sizeof *prior);
         if (!prior) {
             fprintf(stderr, "tune: out of memory\n");

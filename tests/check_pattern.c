@@ -302,6 +302,19 @@ START_TEST(test_eval_linear_model) {
 }
 END_TEST
 
+/* Renju black's code values are played at 125% of the stored ones (the
+ * build scales them by this percent; tune --refine stores black's fitted
+ * changes divided by it); every other table at 100%. */
+START_TEST(test_code_percent) {
+    for (int r = 0; r < RULE_COUNT; r++) {
+        weights_init((Rule)r);
+        ck_assert_int_eq(eval_code_pct((Rule)r, WHITE), 100);
+        ck_assert_int_eq(eval_code_pct((Rule)r, BLACK), r == RULE_RENJU && eval_has_corrections((Rule)r) ? 125 : 100);
+    }
+    ck_assert(eval_has_corrections(RULE_RENJU));
+}
+END_TEST
+
 /* Threat classes agree with the rules: FIVE exactly where a stone wins, and
  * every truly forbidden point is classed FORBID (the class is a superset:
  * false threes are confirmed by rules). */
@@ -448,6 +461,7 @@ Suite *suite_pattern(void) {
     tcase_add_test(tc, test_hand_patterns);
     tcase_add_test(tc, test_freestyle_reach_four);
     tcase_add_test(tc, test_eval_linear_model);
+    tcase_add_test(tc, test_code_percent);
     tcase_add_test(tc, test_table_vs_brute_force);
     tcase_add_test(tc, test_incremental_matches_recompute);
     tcase_add_test(tc, test_undo_saved_and_recomputed);
