@@ -105,9 +105,10 @@ int32_t window_value_lut[RULE_COUNT][256];
  * all four lines), are played at this percent of the fitted ones: black
  * values its own shapes more, white defends against them harder. A search
  * choice, not a fit (tune fits without it; only --refine starts from the
- * scaled values, and stores black's changes divided by it). Against Rapfi, 15x15 renju, balanced-r15 (README, changes
- * tried): 200 ms, 160 games each, 80% 17%, 100% 26-30%, 125% 33.8%, 150%
- * 32.5%; 1 s, 125% 30.6% over 160 games against 31.2%: neutral there. */
+ * scaled values, and stores black's changes divided by it). Against Rapfi,
+ * 15x15 renju, balanced-r15 (README, changes tried): 200 ms, 160 games each,
+ * 80% 17%, 100% 26-30%, 125% 33.8%, 150% 32.5%; 1 s, 125% 30.6% over 160
+ * games against 31.2%: neutral there. */
 enum { RENJU_BLACK_SHAPE_PCT = 125 };
 
 int eval_code_pct(Rule rule, int colour) {
