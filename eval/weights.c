@@ -116,7 +116,7 @@ int eval_code_pct(Rule rule, int colour) {
 }
 
 static void scale_codes(int16_t *eval, int table, int pct) {
-    int base = eval[pattern_code(PAT_F1, PAT_F1, PAT_F1, PAT_F1)];
+    int base = eval[eval_code_pct_base()];
     for (int pc = 0; pc < PCODE_COUNT; pc++)
         if (pattern4_of(table, pc) != P4_FORBID)
             eval[pc] = (int16_t)(base + (eval[pc] - base) * pct / 100);

@@ -54,6 +54,10 @@ const CodeCorrection *eval_corrections(Rule rule);
  * values (tune --refine) divides black's changes by it before it stores them. */
 int eval_code_pct(Rule rule, int colour);
 
+/* The code the percent counts from, which keeps its value: the open-one code
+ * (F1 on all four lines). */
+static inline int eval_code_pct_base(void) { return pattern_code(PAT_F1, PAT_F1, PAT_F1, PAT_F1); }
+
 /* Build every rule's tables without the fitted corrections (the tuner fits
  * them anew from the weights alone). Call before anything uses a rule. */
 void weights_without_corrections(void);

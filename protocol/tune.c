@@ -724,7 +724,7 @@ static int tool_tune_table(Rule rule, int size, const char *out_path, bool refin
             int pct = eval_code_pct(rule, col == 0 ? BLACK : WHITE);
             if (pct == 100)
                 continue;
-            int one = pattern_code(PAT_F1, PAT_F1, PAT_F1, PAT_F1);
+            int one = eval_code_pct_base();
             double d1 = best_d[col * PCODE_COUNT + one];
             for (int q = 0; q < 6; q++)
                 d1 += best_d[pairs0 + col * PAIRS + code_pairs[one][q]];
