@@ -874,7 +874,7 @@ START_TEST(test_manager_interrupt) {
             used += (size_t)snprintf(out + used, sizeof out - used, "%s\n", child_line(&c));
     }
     long long t0 = now_ms();
-    while (!child_exited(&c) && now_ms() - t0 < 10000)
+    while (!child_exited(&c) && now_ms() - t0 < wait_ms(10000))
         usleep(10000);
     ck_assert_msg(!c.alive && WIFEXITED(c.exit_status) && WEXITSTATUS(c.exit_status) == 128 + SIGINT,
                   "exit status %d: %s", c.exit_status, out);

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../brain/util.h"
 #include "../protocol/codec.h"
 #include "../tournaments/play.h"
 #include "testutil.h"
@@ -59,14 +60,20 @@ static const char *capture(void) {
     return screen;
 }
 
-/* Wait until the screen shows `text` (up to ms). */
+/* Wait until the screen shows `text`: up to ms, but never less than 10 s,
+ * stretched by QUINTO_TEST_SLACK (the sanitizer builds). A wait ends as soon
+ * as the text shows, so a generous limit costs nothing when all is well,
+ * while a loaded machine can stall a starting process for seconds (CI once
+ * saw a blank pane after 5 s of a sanitized manager's start). */
 static bool wait_for(const char *text, int ms) {
-    for (int t = 0; t < ms; t += 100) {
+    long long until = now_ms() + wait_ms(ms < 10000 ? 10000 : ms);
+    for (;;) {
         if (strstr(capture(), text))
             return true;
+        if (now_ms() >= until)
+            return false;
         pause_ms(100);
     }
-    return false;
 }
 
 /* The board row with label `row` (as drawn: "  8  . . X"). */
@@ -111,7 +118,7 @@ static void start(const char *args) {
     tmux("new-session -d -s s -x 80 -y 24 \"%s play %s -save %s; "
          "echo EXITED; sleep 30\"",
          mgr, args, own_path("games"));
-    ck_assert_msg(wait_for("Quinto", 5000), "no board:\n%s", screen);
+    ck_assert_msg(wait_for("Quinto", 20000), "no board:\n%s", screen);
 }
 
 static void keys(const char *k) { tmux("send-keys -t s %s", k); }
