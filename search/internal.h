@@ -22,6 +22,8 @@ typedef struct {
     Move move;                    /* the move played from this ply */
     Move excluded;                /* singular test: the TT move left out */
     int ext_credit;               /* fractions of a ply of extension owed to this path */
+    float extra_ext;              /* renju node: plies of extension beyond one a move along this path */
+    uint8_t p4self;               /* renju node: the class of the move played here, for its player */
 } Stack;
 
 typedef struct {
@@ -42,6 +44,7 @@ typedef struct SearchThread {
     uint64_t prune_seen;          /* nodes child futility could have cut (prune_sample) */
     PruneStats prune;             /* the sampled ones; kept across searches (engine_take_prune_stats) */
     int seldepth;
+    int32_t root_delta;           /* the root window's width (PV reductions of the renju node) */
     bool aborted;                 /* this search was stopped: its values mean nothing */
     Stack stack[MAX_PLY + 8];
     History hist;

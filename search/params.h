@@ -79,4 +79,57 @@ enum {
     THREAD_STACK_MIB = 16,        /* stack of every search thread */
 };
 
+/* ---- the renju node (search.c, search_renju): Rapfi's shape ----
+ * Fractional depths in plies; margins in Rapfi's evaluation units, times
+ * RJ_EVAL_SCALE (our values are about six times its: session 64). The
+ * numbers are Rapfi 0.43's renju ones (ideas, not code: its search/ab). */
+#define RJ_EVAL_SCALE 6.0f
+#define RJ_RAZOR_DEPTH 2.6f          /* razoring into the quiescence below this depth, */
+#define RJ_RAZOR_A 0.17f             /* margin a*d*d + b*d + c */
+#define RJ_RAZOR_B 14.0f
+#define RJ_RAZOR_C 19.0f
+#define RJ_FUTILITY 80.0f            /* child futility: this per ply of depth - 1 - improving, */
+#define RJ_FUTILITY_NOTT 12.0f       /* less this at a cut node the table knows nothing of */
+#define RJ_IIR_PV 0.32f              /* a PV node without a TT move is searched this much shallower */
+#define RJ_IIR_TT 0.28f              /* with one: this per ply the entry is shallower, */
+#define RJ_IIR_TT_MAX 3.6f           /* at most this */
+#define RJ_FAIL_HIGH_BIAS (-9.0f)    /* a cut node this + per-ply * depth above beta is likely to */
+#define RJ_FAIL_HIGH_PER_PLY 15.0f   /* fail high: its non-fours are a ply shallower */
+#define RJ_FAIL_HIGH_THREAT 87.0f    /* (more when the opponent has an open-four point) */
+#define RJ_TRIVIAL_DEPTH 4.3f        /* below this depth moves with no pattern at all are skipped */
+#define RJ_DISTRACT_SELF 5           /* a defence farther than this from our last stone */
+#define RJ_DISTRACT_OPP 4            /* and this from the opponent's distracts */
+#define RJ_FORCED_EXT 1.3f           /* the forced block of a five */
+#define RJ_SE_DEPTH 6.65f            /* singular test from this depth, */
+#define RJ_SE_TT_SLACK 2.03f         /* the entry searched at least depth - this, */
+#define RJ_SE_MARGIN 0.94f           /* sbeta = tt value - this * depth, */
+#define RJ_SE_REDUCTION 0.54f        /* at this share of the depth; */
+#define RJ_SE_DOUBLE 29              /* two plies when the others stay this (less 0.6 a ply, at most 9) below, */
+#define RJ_SE_EXTRA_MAX 10.8f        /* while the path's extra extensions are below this; */
+#define RJ_SE_NEG 1.5f               /* not singular but the entry is above beta: this shallower */
+#define RJ_TTM_EXT_PV 0.25f          /* the TT move otherwise: on the PV, */
+#define RJ_TTM_EXT_NONPV 0.08f       /* elsewhere, */
+#define RJ_NEAR4_EXT4 0.24f          /* and when it is a four within 4 (6) of our last stone */
+#define RJ_NEAR4_EXT6 0.05f
+#define RJ_LMR_FACTOR 0.75f          /* reduction (f ln depth) * (f ln move number), */
+#define RJ_CR_TRIVIAL_DISTRACT 0.063f /* plus ln(threat count) times this for moves of no pattern far off, */
+#define RJ_CR_TRIVIAL 0.028f         /* of no pattern, */
+#define RJ_CR_PLAIN 0.023f           /* of a small pattern, */
+#define RJ_CR_IMPORTANT 0.007f       /* making a double two or stopping a three; */
+#define RJ_NOKILLER_CUT 1.8f         /* plus this at a cut node but for a quiet killer, */
+#define RJ_USELESS_OPP 1.93f         /* plus these for a defence that is not a four, far from */
+#define RJ_USELESS_SELF 0.96f        /* the opponent's last stone, from ours (farther than */
+#define RJ_USELESS_DIST 4            /* this); */
+#define RJ_CONTINUOUS 0.53f          /* less this for a three (or near double two) after our three, */
+#define RJ_FALSE_FORBID 1.05f        /* less this on a black forbidden point, */
+#define RJ_HISTORY_DIV 12267.0f      /* less history / (this + the next above depth 5.4) */
+#define RJ_HISTORY_DIV_DEEP 4380.0f
+#define RJ_LMR_EXT1 34               /* a reduced move that fails high: a ply more when this */
+#define RJ_LMR_EXT1_PER 11           /* (+ per ply reduced) above alpha, */
+#define RJ_LMR_EXT2 288              /* two when this */
+#define RJ_LMR_EXT2_PER 26
+#define RJ_LMR_EXTRA_MAX 5.0f        /* (one at most once the path has this much extra) */
+#define RJ_MOVECOUNT_EXP 1.32        /* moves searched: 3 + depth^this, halved when not improving */
+#define RJ_MOVECOUNT_DEPTHS 64
+
 #endif

@@ -4,6 +4,8 @@
  * its randomisation margin. Move order comes from movepick.c, threat facts
  * from movegen.c, the deadlines from the engine's time plan. */
 #include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../brain/util.h"
@@ -233,14 +235,23 @@ static int prune_sampled(SearchThread *t, int depth, int32_t over) {
     return (over - PRUNE_STAT_LOW) / PRUNE_STAT_STEP;
 }
 
-static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, int ply, bool pv_node,
-                      bool cut_node) {
-    /* Step 1. Leaves go to the quiescence */
-    if (depth <= 0)
-        return qsearch(t, alpha, beta, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
+/* What the transposition table holds for a node. */
+typedef struct {
+    TTHit hit;
+    bool found;
+    Move move;      /* its move, MOVE_NONE when none or not playable */
+    int32_t value;  /* its value at this ply (when found) */
+} NodeTT;
+
+/* Steps 1-4 of both main-search nodes (search and search_renju): node entry,
+ * full board, ply limit, mate distance pruning and the table. Returns the
+ * node's value when these decide it, else VALUE_NONE with the window
+ * narrowed and *nt filled. A singular test searches the node again without
+ * its TT move: no cutoff from the table then. */
+static int32_t node_open(SearchThread *t, int32_t *alpha, int32_t *beta, float depth, int ply, bool pv_node,
+                         NodeTT *nt) {
     Pos *p = &t->pos;
     t->pv_len[ply] = ply;
-
     /* Step 2. Node entry: stop, proven results, full board, ply limit */
     int32_t q = node_enter(t, ply);
     if (q != VALUE_NONE)
@@ -249,35 +260,66 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         return 0;
     if (ply >= MAX_PLY - 4)
         return eval_static(p);
-
     /* Step 3. Mate distance pruning */
-    if (alpha < -(VALUE_MATE - ply))
-        alpha = -(VALUE_MATE - ply);
-    if (beta > VALUE_MATE - ply - 1)
-        beta = VALUE_MATE - ply - 1;
-    if (alpha >= beta)
-        return alpha;
-
+    if (*alpha < -(VALUE_MATE - ply))
+        *alpha = -(VALUE_MATE - ply);
+    if (*beta > VALUE_MATE - ply - 1)
+        *beta = VALUE_MATE - ply - 1;
+    if (*alpha >= *beta)
+        return *alpha;
     /* Step 4. Transposition table: a cutoff off the PV, else its move */
-    /* (a singular test searches this node again without its TT move: no
-     * cutoff from the table, no pruning, nothing stored) */
-    Engine *e = t->eng;
-    uint64_t key = p->b.key;
-    Move excluded = t->stack[ply].excluded;
-    TTHit hit;
-    bool tt_hit = false;
-    Move tt_move = MOVE_NONE;
-    if (!(t->off & FEAT_TT) && tt_probe(&e->tt, key, &hit)) {
-        tt_hit = true;
-        tt_move = hit.move;
-        if (tt_move != MOVE_NONE && p->b.cell[tt_move] != EMPTY)
-            tt_move = MOVE_NONE; /* key collision */
-        int32_t v = value_from_tt(hit.value, ply);
-        if (!pv_node && excluded == MOVE_NONE && hit.depth >= depth &&
-            (hit.bound == BOUND_EXACT || (hit.bound == BOUND_LOWER && v >= beta) ||
-             (hit.bound == BOUND_UPPER && v <= alpha)))
+    nt->found = false;
+    nt->move = MOVE_NONE;
+    nt->value = VALUE_NONE;
+    if (!(t->off & FEAT_TT) && tt_probe(&t->eng->tt, p->b.key, &nt->hit)) {
+        nt->found = true;
+        nt->move = nt->hit.move;
+        if (nt->move != MOVE_NONE && p->b.cell[nt->move] != EMPTY)
+            nt->move = MOVE_NONE; /* key collision */
+        int32_t v = nt->value = value_from_tt(nt->hit.value, ply);
+        int bound = nt->hit.bound;
+        if (!pv_node && t->stack[ply].excluded == MOVE_NONE && nt->hit.depth >= depth &&
+            (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= *beta) || (bound == BOUND_UPPER && v <= *alpha)))
             return v;
     }
+    return VALUE_NONE;
+}
+
+/* A beta cutoff by the i-th move m of a quiet or defence list: killers and
+ * history (the moves tried before it lose what m gains). */
+static void node_cutoff(SearchThread *t, int ply, int s, Move m, int depth, const MovePicker *mp, int i) {
+    killers_store(t->stack[ply].killer, m);
+    int bonus = history_bonus(depth);
+    history_update(&t->hist, s, m, bonus);
+    for (int j = 0; j < i; j++)
+        history_update(&t->hist, s, mp->list[j].m, -bonus);
+}
+
+/* The last step of both nodes: store the result (not a singular test's: the
+ * TT move was left out). */
+static int32_t node_close(SearchThread *t, int32_t best, int32_t alpha, int32_t orig_alpha, int32_t beta,
+                          Move best_move, int depth, int ply) {
+    if (t->stack[ply].excluded != MOVE_NONE)
+        return best == -VALUE_INF ? alpha : best;
+    int bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
+    tt_store(&t->eng->tt, t->pos.b.key, value_to_tt(best, ply), best_move, depth, bound);
+    return best;
+}
+
+static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, int ply, bool pv_node,
+                      bool cut_node) {
+    /* Step 1. Leaves go to the quiescence */
+    if (depth <= 0)
+        return qsearch(t, alpha, beta, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
+    Pos *p = &t->pos;
+    Engine *e = t->eng;
+    NodeTT nt;
+    int32_t q = node_open(t, &alpha, &beta, (float)depth, ply, pv_node, &nt);
+    if (q != VALUE_NONE)
+        return q;
+    Move excluded = t->stack[ply].excluded, tt_move = nt.move;
+    bool tt_hit = nt.found;
+    TTHit hit = nt.hit;
 
     /* Step 5. Static evaluation */
     int s = p->b.side, o = opponent(s);
@@ -386,13 +428,8 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         if (pv_node)
             update_pv(t, ply, m);
         if (v >= beta) {
-            if (!forced) {
-                killers_store(t->stack[ply].killer, m);
-                int bonus = history_bonus(depth);
-                history_update(&t->hist, s, m, bonus);
-                for (int j = 0; j < i; j++)
-                    history_update(&t->hist, s, mp.list[j].m, -bonus);
-            }
+            if (!forced)
+                node_cutoff(t, ply, s, m, depth, &mp, i);
             break;
         }
     }
@@ -400,12 +437,276 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         t->prune.nodes[depth][sampled]++;
         t->prune.below[depth][sampled] += best < beta;
     }
-    /* Step 12. Store the result (not a singular test's: the TT move was left out) */
-    if (excluded != MOVE_NONE)
-        return best == -VALUE_INF ? alpha : best;
-    int bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&e->tt, key, value_to_tt(best, ply), best_move, depth, bound);
-    return best;
+    /* Step 12. Store the result */
+    return node_close(t, best, alpha, orig_alpha, beta, best_move, depth, ply);
+}
+
+/* ---- the renju node ----
+ *
+ * Renju searches with a node of Rapfi's shape: fractional depths, razoring
+ * into the quiescence, child futility with no depth limit and a margin that
+ * knows whether the static value is improving, the move count halved when it
+ * is not, moves of no pattern skipped near the leaves, Rapfi's logarithmic
+ * reductions with their adjustments (cut nodes, useless defences, continuous
+ * attacks, false forbidden points, history), a reduced move that fails high
+ * searched deeper, internal iterative reductions on the PV, and the singular,
+ * TT-move and likely-fail-high extensions. Its parts were tried one at a time
+ * on our node in sessions 20-69 and none gained; together, in session 70,
+ * renju against Rapfi at 1 s went from 306-654 over 960 games (31.9%, our
+ * black winning 2-5 of every 40) to 33-47 and 28-52 (black 7 and 9 of 40:
+ * README, session 70). Freestyle, standard and caro keep search(). */
+
+/* Chebyshev distance between two stones; -1 when either is not a stone. */
+static inline int stone_distance(const Board *b, Move a, Move c) {
+    if (a <= MOVE_PASS || c <= MOVE_PASS)
+        return -1;
+    int dx = abs(board_x(b, a) - board_x(b, c)), dy = abs(board_y(b, a) - board_y(b, c));
+    return dx > dy ? dx : dy;
+}
+
+static inline int32_t rj_value(float rapfi_units) { return (int32_t)(rapfi_units * RJ_EVAL_SCALE); }
+
+/* The moves a renju non-root node searches once one does not lose: 3 +
+ * depth^1.32 (none past the first below one ply), halved when the static
+ * value is not improving. */
+static inline int rj_move_count(float depth, bool improving) {
+    int d = (int)depth;
+    if (d < 1)
+        return 0;
+    return movecap_table[d < MOVECAP_DEPTHS ? d : MOVECAP_DEPTHS - 1] / (2 - improving);
+}
+
+/* The reduction of a late move (from the second) of a renju node. */
+static float rj_reduction(SearchThread *t, int s, float depth, int move_count, int ply, bool pv_node, bool cut_node,
+                          int improvement, int32_t alpha, int32_t beta, Move m, int p4s, int p4o,
+                          bool threatened, bool trivial, bool important, bool distract, bool black_forbid,
+                          int dist_opp, int dist_self, float complexity) {
+    float r = (RJ_LMR_FACTOR * logf((float)(int)depth)) * (RJ_LMR_FACTOR * logf((float)move_count));
+    if (pv_node) {
+        r -= (float)(beta - alpha) / (float)(t->root_delta > 0 ? t->root_delta : 1);
+        if (r < 0)
+            r = 0;
+    } else {
+        r += improvement <= 0 && r > 1.0f;
+    }
+    r += complexity * (trivial ? (distract ? RJ_CR_TRIVIAL_DISTRACT : RJ_CR_TRIVIAL)
+                               : !important ? RJ_CR_PLAIN : RJ_CR_IMPORTANT);
+    const Move *k = t->stack[ply].killer;
+    bool killer = m == k[0] || m == k[1];
+    if (cut_node && !(!threatened && killer && p4s < P4_FLEX3))
+        r += RJ_NOKILLER_CUT;
+    if (threatened && p4o < P4_BLOCK4) {
+        r += dist_opp > RJ_USELESS_DIST ? RJ_USELESS_OPP : 0;
+        r += dist_self > RJ_USELESS_DIST ? RJ_USELESS_SELF : 0;
+    }
+    if (!threatened && ply >= 2 && t->stack[ply - 2].p4self >= P4_FLEX3 &&
+        (p4s >= P4_FLEX3 || (dist_self >= 0 && dist_self <= 4 && p4s >= P4_FLEX2_2X)))
+        r -= RJ_CONTINUOUS;
+    if (black_forbid)
+        r -= RJ_FALSE_FORBID;
+    r -= (float)history_get(&t->hist, s, m) / (RJ_HISTORY_DIV + RJ_HISTORY_DIV_DEEP * (depth > 5.4f));
+    return r;
+}
+
+static int32_t search_renju(SearchThread *t, int32_t alpha, int32_t beta, float depth, int ply, bool pv_node,
+                            bool cut_node) {
+    /* Step 1. Leaves go to the quiescence */
+    if (depth <= 0)
+        return qsearch(t, alpha, beta, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
+    Pos *p = &t->pos;
+    Engine *e = t->eng;
+    /* Steps 2-4. Entry, mate distance, the table */
+    NodeTT nt;
+    int32_t q = node_open(t, &alpha, &beta, depth, ply, pv_node, &nt);
+    if (q != VALUE_NONE)
+        return q;
+    Move excluded = t->stack[ply].excluded, tt_move = nt.move;
+    int32_t ttv = nt.value;
+
+    /* Step 5. Static value; is it improving on two plies ago? (the table's
+     * bound, when it says more, stands for it) */
+    int s = p->b.side, o = opponent(s);
+    bool threatened = pos_count(p, o, P4_FIVE) || pos_count(p, o, P4_FLEX4);
+    int32_t stat = eval_static(p), eval = stat;
+    t->stack[ply].static_eval = stat;
+    int improvement = 0;
+    if (!threatened) {
+        if (nt.found && ttv != VALUE_NONE && (nt.hit.bound & (ttv > eval ? BOUND_LOWER : BOUND_UPPER)))
+            eval = ttv;
+        improvement = ply >= 2 ? stat - t->stack[ply - 2].static_eval : 1;
+    }
+    bool improving = improvement > 0;
+
+    /* Step 6. Razoring into the quiescence, child futility */
+    if (!pv_node && !threatened && excluded == MOVE_NONE && !(t->off & FEAT_FUTILITY)) {
+        if ((alpha < VALUE_MATE_MIN || !nt.found) && depth < RJ_RAZOR_DEPTH &&
+            eval + rj_value(RJ_RAZOR_A * depth * depth + RJ_RAZOR_B * depth + RJ_RAZOR_C) < alpha)
+            return qsearch(t, alpha, alpha + 1, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
+        float fd = depth - 1 - improving;
+        int32_t margin = fd > 0 ? rj_value((RJ_FUTILITY - RJ_FUTILITY_NOTT * (cut_node && !nt.found)) * fd) : 0;
+        if (eval < VALUE_MATE_MIN && beta > -VALUE_MATE_MIN && eval - margin >= beta &&
+            !(ply >= 4 && t->stack[ply - 2].p4self >= P4_BLOCK4 && t->stack[ply - 4].p4self >= P4_BLOCK4))
+            return eval;
+    }
+    /* Step 7. Internal iterative reductions on the PV */
+    if (pv_node && excluded == MOVE_NONE) {
+        if (tt_move == MOVE_NONE)
+            depth -= RJ_IIR_PV;
+        else if (depth > 1 && nt.found) {
+            float rr = (depth - nt.hit.depth) * RJ_IIR_TT;
+            depth -= rr < 0 ? 0 : rr > RJ_IIR_TT_MAX ? RJ_IIR_TT_MAX : rr;
+        }
+        if (depth <= 0)
+            return qsearch(t, alpha, beta, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
+    }
+
+    /* Step 8. Moves */
+    int complex_count = 1;
+    for (int c = P4_FLEX2; c <= P4_BLOCK4_PLUS; c++)
+        complex_count += pos_count(p, s, c) + pos_count(p, o, c);
+    float complexity = logf((float)complex_count);
+    bool likely_fail_high = !pv_node && cut_node && !pos_count(p, o, P4_FIVE) &&
+                            eval >= beta + rj_value(RJ_FAIL_HIGH_BIAS + RJ_FAIL_HIGH_PER_PLY * (int)depth +
+                                                    RJ_FAIL_HIGH_THREAT * threatened);
+    ScoredMove buf[MAX_GEN];
+    MovePicker mp;
+    OrderCtx oc = {&t->hist, t->stack[ply].killer, t->off, &t->marks, t->scratch};
+    int n = picker_init(&mp, buf, MAX_GEN, p, &oc, tt_move);
+    if (n < 0)
+        return -(VALUE_MATE - ply - 4); /* an open three with no defence */
+    if (n == 0)
+        return stat;
+    bool forced = mp.mode == STAGE_FORCED;
+    Move last_opp = ply >= 1 ? t->stack[ply - 1].move : MOVE_NONE;
+    Move last_own = ply >= 2 ? t->stack[ply - 2].move : MOVE_NONE;
+    float prev_extra = ply >= 1 ? t->stack[ply - 1].extra_ext : 0;
+
+    int32_t best = -VALUE_INF, orig_alpha = alpha;
+    Move best_move = MOVE_NONE, m;
+    int move_count = 0;
+    while ((m = picker_next(&mp)) != MOVE_NONE) {
+        int i = picker_count(&mp) - 1;
+        if (m == excluded)
+            continue;
+        move_count++;
+        int p4s = pos_p4(p, m, s), p4o = pos_p4(p, m, o);
+        bool black_forbid = pos_p4(p, m, BLACK) == P4_FORBID;
+        bool important = p4s >= P4_FLEX2_2X || p4o >= P4_FLEX3 || black_forbid;
+        bool trivial = p4s == P4_NONE && p4o == P4_NONE;
+        int dist_opp = stone_distance(&p->b, m, last_opp), dist_self = stone_distance(&p->b, m, last_own);
+        bool distract = dist_self > RJ_DISTRACT_SELF && dist_opp > RJ_DISTRACT_OPP;
+        /* Step 9. Pruning near the leaves, once a move that does not lose is known */
+        if (best > -VALUE_MATE_MIN && !(t->off & FEAT_MOVECAP)) {
+            if (move_count >= rj_move_count(depth, improving))
+                break;
+            if (trivial && depth < RJ_TRIVIAL_DEPTH)
+                continue;
+            if (threatened && depth < RJ_TRIVIAL_DEPTH && p4o < P4_BLOCK4 && distract)
+                continue;
+        }
+        /* Step 10. Extensions */
+        float ext = 0;
+        if (forced) {
+            ext = (t->off & FEAT_EXTENSION) ? 0 : RJ_FORCED_EXT;
+        } else if (depth >= RJ_SE_DEPTH && m == tt_move && excluded == MOVE_NONE && nt.found &&
+                   !value_is_mate(ttv) && (nt.hit.bound & BOUND_LOWER) && nt.hit.depth >= depth - RJ_SE_TT_SLACK &&
+                   !(t->off & FEAT_SINGULAR)) {
+            int32_t sbeta = ttv - rj_value(RJ_SE_MARGIN * depth);
+            if (sbeta < -VALUE_MATE)
+                sbeta = -VALUE_MATE;
+            t->stack[ply].excluded = m;
+            int32_t sv = search_renju(t, sbeta - 1, sbeta, depth * RJ_SE_REDUCTION, ply, false, cut_node);
+            t->stack[ply].excluded = MOVE_NONE;
+            if (t->aborted)
+                return 0;
+            t->singular_tests++;
+            if (sv < sbeta) {
+                t->singular_found++;
+                int dm = RJ_SE_DOUBLE - ((int)(depth * 0.6f) < 9 ? (int)(depth * 0.6f) : 9);
+                ext = !pv_node && sv < sbeta - rj_value((float)dm) && t->stack[ply].extra_ext < RJ_SE_EXTRA_MAX
+                          ? 2.0f
+                          : 1.0f;
+            } else if (sbeta >= beta) {
+                return sbeta; /* multi-cut: another move reaches beta too */
+            } else if (ttv >= beta) {
+                ext = -RJ_SE_NEG;
+            }
+        } else if (m == tt_move) {
+            ext = pv_node ? RJ_TTM_EXT_PV : RJ_TTM_EXT_NONPV;
+            if (p4s >= P4_BLOCK4 && dist_self >= 0 && dist_self <= 6)
+                ext += dist_self <= 4 ? RJ_NEAR4_EXT4 : RJ_NEAR4_EXT6;
+        }
+        if (likely_fail_high) {
+            if (p4s < P4_BLOCK4)
+                ext -= 1.0f;
+            else if (ply >= 2 && t->stack[ply - 2].p4self >= P4_BLOCK4)
+                ext += 1.0f; /* two fours in a row: deeper, not shallower */
+        }
+        float new_depth = depth - 1 + ext;
+        t->stack[ply].extra_ext = prev_extra + (ext > 1 ? ext - 1 : 0);
+        t->stack[ply].p4self = (uint8_t)p4s;
+
+        tt_prefetch(&e->tt, p->b.key ^ zobrist_stone(s, m) ^ zobrist_side());
+        pos_play(p, m);
+        t->stack[ply].move = m;
+        int32_t v = 0;
+        if (depth >= 2 && move_count > 1 && !(t->off & FEAT_LMR)) {
+            /* Step 11. Late-move reductions; a reduced move that fails high
+             * is searched again, deeper when it fails high by much */
+            float r = rj_reduction(t, s, depth, move_count, ply, pv_node, cut_node, improvement, alpha, beta, m, p4s,
+                                   p4o, threatened, trivial, important, distract, black_forbid, dist_opp,
+                                   dist_self, complexity);
+            float d = new_depth - r;
+            d = d > new_depth + 1 ? new_depth + 1 : d < 1 ? 1 : d;
+            v = -search_renju(t, -alpha - 1, -alpha, d, ply + 1, false, true);
+            if (v > alpha && d < new_depth) {
+                int x = (v > alpha + rj_value(RJ_LMR_EXT1 + RJ_LMR_EXT1_PER * (new_depth - d))) +
+                        (v > alpha + rj_value(RJ_LMR_EXT2 + RJ_LMR_EXT2_PER * (new_depth - d))) -
+                        (v < best + rj_value((float)(int)new_depth));
+                if (t->stack[ply].extra_ext >= RJ_LMR_EXTRA_MAX)
+                    x = x < 1 ? x : 1;
+                else
+                    t->stack[ply].extra_ext += x > 1 ? x - 1 : 0;
+                new_depth += (float)x;
+                if (d < new_depth)
+                    v = -search_renju(t, -alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+            }
+        } else if (!pv_node || move_count > 1) {
+            v = -search_renju(t, -alpha - 1, -alpha, new_depth, ply + 1, false, !cut_node);
+        }
+        /* Step 12. PVS: the first move and any inside the window, on the PV */
+        if (pv_node && (move_count == 1 || (v > alpha && v < beta)))
+            v = -search_renju(t, -beta, -alpha, new_depth, ply + 1, true, false);
+        pos_undo(p);
+        if (t->aborted)
+            return 0;
+        /* Step 13. Best move, PV, and at a cutoff the killers and history */
+        if (v <= best)
+            continue;
+        best = v;
+        best_move = m;
+        if (v <= alpha)
+            continue;
+        alpha = v;
+        if (pv_node)
+            update_pv(t, ply, m);
+        if (v >= beta) {
+            if (!forced)
+                node_cutoff(t, ply, s, m, (int)depth, &mp, i);
+            break;
+        }
+    }
+    if (best == -VALUE_INF && excluded == MOVE_NONE)
+        return stat;
+    /* Step 14. Store the result */
+    return node_close(t, best, alpha, orig_alpha, beta, best_move, (int)depth, ply);
+}
+
+/* A root child: renju's node or the others'. */
+static int32_t search_child(SearchThread *t, int32_t alpha, int32_t beta, int depth, bool pv_node, bool cut_node) {
+    if (t->pos.rule == RULE_RENJU)
+        return search_renju(t, alpha, beta, (float)depth, 1, pv_node, cut_node);
+    return search(t, alpha, beta, depth, 1, pv_node, cut_node);
 }
 
 /* ---- root ---- */
@@ -441,6 +742,9 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
         t->root[i].prev_score = t->root[i].score, t->root[i].score = -VALUE_INF;
         t->root[i].near_best = false;
     }
+    t->root_delta = beta - alpha > 0 && beta - alpha < VALUE_INF ? beta - alpha : 1000;
+    t->stack[0].static_eval = eval_static(p);
+    t->stack[0].extra_ext = 0;
     bool exact_ref = false; /* alpha holds the first move's exact score */
     for (int i = 0; i < t->root_count; i++) {
         RootMove *rm = &t->root[i];
@@ -456,7 +760,7 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
         node_inc(t);
         int32_t v;
         if (i == 0) {
-            v = -search(t, -beta, -alpha, depth - 1, 1, true, false);
+            v = -search_child(t, -beta, -alpha, depth - 1, true, false);
         } else {
             /* randomising: a zero window under alpha by the margin tells
              * which moves are near the best */
@@ -465,15 +769,15 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
             if (widen)
                 lo = alpha - (t->eng->limits.random_margin > 0 ? t->eng->limits.random_margin
                                                                : RANDOM_MARGIN);
-            v = -search(t, -lo - 1, -lo, depth - 1 - r, 1, false, true);
+            v = -search_child(t, -lo - 1, -lo, depth - 1 - r, false, true);
             if (!t->aborted && v > lo && r > 0)
-                v = -search(t, -lo - 1, -lo, depth - 1, 1, false, true);
+                v = -search_child(t, -lo - 1, -lo, depth - 1, false, true);
             if (!t->aborted && v > lo) {
                 rm->near_best = widen;
                 if (lo != alpha)
-                    v = -search(t, -alpha - 1, -alpha, depth - 1, 1, false, true);
+                    v = -search_child(t, -alpha - 1, -alpha, depth - 1, false, true);
                 if (!t->aborted && v > alpha && v < beta)
-                    v = -search(t, -beta, -alpha, depth - 1, 1, true, false);
+                    v = -search_child(t, -beta, -alpha, depth - 1, true, false);
             }
         }
         pos_undo(p);

@@ -978,7 +978,10 @@ START_TEST(test_singular_keeps_wins) {
      * searched the TT move too would almost never find one) */
     ck_assert_msg(tests > 0 && found * 100 >= tests, "%lu singular tests, %lu moves found singular",
                   (unsigned long)tests, (unsigned long)found);
-    ck_assert_int_ge(won[0], 8);
+    /* (renju's node, session 70, proves 6 of the 12 at depth 9 without the
+     * extension and 9 with it: the comparison is not an empty one) */
+    ck_assert_int_ge(won[0], 5);
+    ck_assert_int_ge(won[1], 8);
     free(p);
     free(recs);
     engine_free(e);
