@@ -129,7 +129,5 @@ enum {
 #define RJ_LMR_EXT2 288              /* two when this */
 #define RJ_LMR_EXT2_PER 26
 #define RJ_LMR_EXTRA_MAX 5.0f        /* (one at most once the path has this much extra) */
-#define RJ_MOVECOUNT_EXP 1.32        /* moves searched: 3 + depth^this, halved when not improving */
-#define RJ_MOVECOUNT_DEPTHS 64
 
 #endif

@@ -235,6 +235,12 @@ static int prune_sampled(SearchThread *t, int depth, int32_t over) {
     return (over - PRUNE_STAT_LOW) / PRUNE_STAT_STEP;
 }
 
+/* A leaf of the main search: the quiescence (at once at its last ply when it
+ * is switched off). */
+static inline int32_t leaf(SearchThread *t, int32_t alpha, int32_t beta, int ply) {
+    return qsearch(t, alpha, beta, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
+}
+
 /* What the transposition table holds for a node. */
 typedef struct {
     TTHit hit;
@@ -285,14 +291,31 @@ static int32_t node_open(SearchThread *t, int32_t *alpha, int32_t *beta, float d
     return VALUE_NONE;
 }
 
-/* A beta cutoff by the i-th move m of a quiet or defence list: killers and
- * history (the moves tried before it lose what m gains). */
-static void node_cutoff(SearchThread *t, int ply, int s, Move m, int depth, const MovePicker *mp, int i) {
-    killers_store(t->stack[ply].killer, m);
-    int bonus = history_bonus(depth);
-    history_update(&t->hist, s, m, bonus);
-    for (int j = 0; j < i; j++)
-        history_update(&t->hist, s, mp->list[j].m, -bonus);
+/* The value v of the i-th move m of a node: the best so far, the PV, and at
+ * a beta cutoff (not of the forced block of a five) the killers and history,
+ * the moves tried before m losing what it gains. True at the cutoff. */
+static bool node_update(SearchThread *t, int ply, bool pv_node, bool forced, Move m, int32_t v, int32_t beta,
+                        int depth, const MovePicker *mp, int i, int32_t *best, Move *best_move, int32_t *alpha) {
+    if (v <= *best)
+        return false;
+    *best = v;
+    *best_move = m;
+    if (v <= *alpha)
+        return false;
+    *alpha = v;
+    if (pv_node)
+        update_pv(t, ply, m);
+    if (v < beta)
+        return false;
+    if (!forced) {
+        int s = t->pos.b.side;
+        killers_store(t->stack[ply].killer, m);
+        int bonus = history_bonus(depth);
+        history_update(&t->hist, s, m, bonus);
+        for (int j = 0; j < i; j++)
+            history_update(&t->hist, s, mp->list[j].m, -bonus);
+    }
+    return true;
 }
 
 /* The last step of both nodes: store the result (not a singular test's: the
@@ -310,7 +333,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
                       bool cut_node) {
     /* Step 1. Leaves go to the quiescence */
     if (depth <= 0)
-        return qsearch(t, alpha, beta, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
+        return leaf(t, alpha, beta, ply);
     Pos *p = &t->pos;
     Engine *e = t->eng;
     NodeTT nt;
@@ -418,20 +441,8 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         if (t->aborted)
             return 0;
         /* Step 11. Best move, PV, and at a cutoff the killers and history */
-        if (v <= best)
-            continue;
-        best = v;
-        best_move = m;
-        if (v <= alpha)
-            continue;
-        alpha = v;
-        if (pv_node)
-            update_pv(t, ply, m);
-        if (v >= beta) {
-            if (!forced)
-                node_cutoff(t, ply, s, m, depth, &mp, i);
+        if (node_update(t, ply, pv_node, forced, m, v, beta, depth, &mp, i, &best, &best_move, &alpha))
             break;
-        }
     }
     if (sampled >= 0) {
         t->prune.nodes[depth][sampled]++;
@@ -512,7 +523,7 @@ static int32_t search_renju(SearchThread *t, int32_t alpha, int32_t beta, float 
                             bool cut_node) {
     /* Step 1. Leaves go to the quiescence */
     if (depth <= 0)
-        return qsearch(t, alpha, beta, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
+        return leaf(t, alpha, beta, ply);
     Pos *p = &t->pos;
     Engine *e = t->eng;
     /* Steps 2-4. Entry, mate distance, the table */
@@ -541,7 +552,7 @@ static int32_t search_renju(SearchThread *t, int32_t alpha, int32_t beta, float 
     if (!pv_node && !threatened && excluded == MOVE_NONE && !(t->off & FEAT_FUTILITY)) {
         if ((alpha < VALUE_MATE_MIN || !nt.found) && depth < RJ_RAZOR_DEPTH &&
             eval + rj_value(RJ_RAZOR_A * depth * depth + RJ_RAZOR_B * depth + RJ_RAZOR_C) < alpha)
-            return qsearch(t, alpha, alpha + 1, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
+            return leaf(t, alpha, alpha + 1, ply);
         float fd = depth - 1 - improving;
         int32_t margin = fd > 0 ? rj_value((RJ_FUTILITY - RJ_FUTILITY_NOTT * (cut_node && !nt.found)) * fd) : 0;
         if (eval < VALUE_MATE_MIN && beta > -VALUE_MATE_MIN && eval - margin >= beta &&
@@ -557,7 +568,7 @@ static int32_t search_renju(SearchThread *t, int32_t alpha, int32_t beta, float 
             depth -= rr < 0 ? 0 : rr > RJ_IIR_TT_MAX ? RJ_IIR_TT_MAX : rr;
         }
         if (depth <= 0)
-            return qsearch(t, alpha, beta, ply, (t->off & FEAT_QSEARCH) ? QS_MAX_PLY : 0);
+            return leaf(t, alpha, beta, ply);
     }
 
     /* Step 8. Moves */
@@ -681,20 +692,8 @@ static int32_t search_renju(SearchThread *t, int32_t alpha, int32_t beta, float 
         if (t->aborted)
             return 0;
         /* Step 13. Best move, PV, and at a cutoff the killers and history */
-        if (v <= best)
-            continue;
-        best = v;
-        best_move = m;
-        if (v <= alpha)
-            continue;
-        alpha = v;
-        if (pv_node)
-            update_pv(t, ply, m);
-        if (v >= beta) {
-            if (!forced)
-                node_cutoff(t, ply, s, m, (int)depth, &mp, i);
+        if (node_update(t, ply, pv_node, forced, m, v, beta, (int)depth, &mp, i, &best, &best_move, &alpha))
             break;
-        }
     }
     if (best == -VALUE_INF && excluded == MOVE_NONE)
         return stat;
