@@ -256,6 +256,9 @@ typedef struct {
  * its TT move: no cutoff from the table then. */
 static int32_t node_open(SearchThread *t, int32_t *alpha, int32_t *beta, float depth, int ply, bool pv_node,
                          NodeTT *nt) {
+    /* Step 1. Leaves go to the quiescence */
+    if (depth <= 0)
+        return leaf(t, *alpha, *beta, ply);
     Pos *p = &t->pos;
     t->pv_len[ply] = ply;
     /* Step 2. Node entry: stop, proven results, full board, ply limit */
@@ -289,6 +292,19 @@ static int32_t node_open(SearchThread *t, int32_t *alpha, int32_t *beta, float d
             return v;
     }
     return VALUE_NONE;
+}
+
+/* The moves of a node (forced block, defences, or every candidate) into mp,
+ * which keeps buf and oc (the caller's, to live as long as mp); VALUE_NONE to
+ * go on, else the node's value: a loss when an open three has no defence,
+ * none_value when there is no move. */
+static int32_t node_moves(SearchThread *t, int ply, MovePicker *mp, ScoredMove *buf, OrderCtx *oc, Move tt_move,
+                          int32_t none_value) {
+    *oc = (OrderCtx){&t->hist, t->stack[ply].killer, t->off, &t->marks, t->scratch};
+    int n = picker_init(mp, buf, MAX_GEN, &t->pos, oc, tt_move);
+    if (n < 0)
+        return -(VALUE_MATE - ply - 4);
+    return n == 0 ? none_value : VALUE_NONE;
 }
 
 /* The value v of the i-th move m of a node: the best so far, the PV, and at
@@ -331,15 +347,13 @@ static int32_t node_close(SearchThread *t, int32_t best, int32_t alpha, int32_t 
 
 static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, int ply, bool pv_node,
                       bool cut_node) {
-    /* Step 1. Leaves go to the quiescence */
-    if (depth <= 0)
-        return leaf(t, alpha, beta, ply);
-    Pos *p = &t->pos;
-    Engine *e = t->eng;
+    /* Steps 1-4. Leaves, entry, mate distance, the table */
     NodeTT nt;
     int32_t q = node_open(t, &alpha, &beta, (float)depth, ply, pv_node, &nt);
     if (q != VALUE_NONE)
         return q;
+    Pos *p = &t->pos;
+    Engine *e = t->eng;
     Move excluded = t->stack[ply].excluded, tt_move = nt.move;
     bool tt_hit = nt.found;
     TTHit hit = nt.hit;
@@ -363,12 +377,9 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
     /* Step 7. Moves: forced block, defences, or every candidate */
     ScoredMove buf[MAX_GEN];
     MovePicker mp;
-    OrderCtx oc = {&t->hist, t->stack[ply].killer, t->off, &t->marks, t->scratch};
-    int n = picker_init(&mp, buf, MAX_GEN, p, &oc, tt_move);
-    if (n < 0)
-        return -(VALUE_MATE - ply - 4); /* an open three with no defence */
-    if (n == 0)
-        return eval;
+    OrderCtx oc;
+    if ((q = node_moves(t, ply, &mp, buf, &oc, tt_move, eval)) != VALUE_NONE)
+        return q;
     bool forced = mp.mode == STAGE_FORCED;
     /* the quiet tail is pruned once a move that does not lose is known */
     int cap = !forced && !threatened && !pv_node && !(t->off & FEAT_MOVECAP) ? move_cap(p->rule, depth)
@@ -521,16 +532,13 @@ static float rj_reduction(SearchThread *t, int s, float depth, int move_count, i
 
 static int32_t search_renju(SearchThread *t, int32_t alpha, int32_t beta, float depth, int ply, bool pv_node,
                             bool cut_node) {
-    /* Step 1. Leaves go to the quiescence */
-    if (depth <= 0)
-        return leaf(t, alpha, beta, ply);
-    Pos *p = &t->pos;
-    Engine *e = t->eng;
-    /* Steps 2-4. Entry, mate distance, the table */
+    /* Steps 1-4. Leaves, entry, mate distance, the table */
     NodeTT nt;
     int32_t q = node_open(t, &alpha, &beta, depth, ply, pv_node, &nt);
     if (q != VALUE_NONE)
         return q;
+    Pos *p = &t->pos;
+    Engine *e = t->eng;
     Move excluded = t->stack[ply].excluded, tt_move = nt.move;
     int32_t ttv = nt.value;
 
@@ -581,12 +589,9 @@ static int32_t search_renju(SearchThread *t, int32_t alpha, int32_t beta, float 
                                                     RJ_FAIL_HIGH_THREAT * threatened);
     ScoredMove buf[MAX_GEN];
     MovePicker mp;
-    OrderCtx oc = {&t->hist, t->stack[ply].killer, t->off, &t->marks, t->scratch};
-    int n = picker_init(&mp, buf, MAX_GEN, p, &oc, tt_move);
-    if (n < 0)
-        return -(VALUE_MATE - ply - 4); /* an open three with no defence */
-    if (n == 0)
-        return stat;
+    OrderCtx oc;
+    if ((q = node_moves(t, ply, &mp, buf, &oc, tt_move, stat)) != VALUE_NONE)
+        return q;
     bool forced = mp.mode == STAGE_FORCED;
     Move last_opp = ply >= 1 ? t->stack[ply - 1].move : MOVE_NONE;
     Move last_own = ply >= 2 ? t->stack[ply - 2].move : MOVE_NONE;
