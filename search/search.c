@@ -473,10 +473,12 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
  * attacks, false forbidden points, history), a reduced move that fails high
  * searched deeper, internal iterative reductions on the PV, and the singular,
  * TT-move and likely-fail-high extensions. Its parts were tried one at a time
- * on our node in sessions 20-69 and none gained; together, in session 70,
- * renju against Rapfi at 1 s went from 306-654 over 960 games (31.9%, our
- * black winning 2-5 of every 40) to 33-47 and 28-52 (black 7 and 9 of 40:
- * README, session 70). Freestyle, standard and caro keep search(). */
+ * on our node in sessions 20-69 and none gained; together, in sessions
+ * 70-71, renju against Rapfi at 1 s went from 306-654 over 960 games (31.9%,
+ * our black winning 2-5 of every 40) to 113-207 over 320 (35.3%, black 26 of
+ * 160). With Rapfi's standard and freestyle numbers the node did not gain
+ * there (33.8% and 38.8% over 160 against search()'s 36.5% and 42.1%:
+ * README, session 71), so freestyle, standard and caro keep search(). */
 
 /* Chebyshev distance between two stones; -1 when either is not a stone. */
 static inline int stone_distance(const Board *b, Move a, Move c) {
