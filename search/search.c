@@ -475,8 +475,8 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
  * TT-move and likely-fail-high extensions. Its parts were tried one at a time
  * on our node in sessions 20-69 and none gained; together, in sessions
  * 70-71, renju against Rapfi at 1 s went from 306-654 over 960 games (31.9%,
- * our black winning 2-5 of every 40) to 113-207 over 320 (35.3%, black 26 of
- * 160). With Rapfi's standard and freestyle numbers the node did not gain
+ * our black winning 2-5 of every 40) to 141-259 over 400 (35.2%, black 34 of
+ * 200). With Rapfi's standard and freestyle numbers the node did not gain
  * there (33.8% and 38.8% over 160 against search()'s 36.5% and 42.1%:
  * README, session 71), so freestyle, standard and caro keep search(). */
 
