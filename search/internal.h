@@ -24,7 +24,6 @@ typedef struct {
     int ext_credit;               /* fractions of a ply of extension owed to this path */
     float extra_ext;              /* renju node: plies of extension beyond one a move along this path */
     uint8_t p4self;               /* renju node: the class of the move played here, for its player */
-    bool tt_pv;                   /* renju node: on the PV now, or its table entry says it was */
 } Stack;
 
 typedef struct {

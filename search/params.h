@@ -103,7 +103,7 @@ enum {
 #define RJ_SE_DEPTH 6.65f            /* singular test from this depth, */
 #define RJ_SE_TT_SLACK 2.03f         /* the entry searched at least depth - this, */
 #define RJ_SE_MARGIN 0.94f           /* sbeta = tt value - this * depth, */
-#define RJ_SE_REDUCTION 0.54f        /* this share of the depth shallower (a ply less once on the PV); */
+#define RJ_SE_REDUCTION 0.54f        /* at this share of the depth; */
 #define RJ_SE_DOUBLE 29              /* two plies when the others stay this (less 0.6 a ply, at most 9) below, */
 #define RJ_SE_EXTRA_MAX 10.8f        /* while the path's extra extensions are below this; */
 #define RJ_SE_NEG 1.5f               /* not singular but the entry is above beta: this shallower */
@@ -122,17 +122,12 @@ enum {
 #define RJ_USELESS_DIST 4            /* this); */
 #define RJ_CONTINUOUS 0.53f          /* less this for a three (or near double two) after our three, */
 #define RJ_FALSE_FORBID 1.05f        /* less this on a black forbidden point, */
-#define RJ_TTPV_REDUCTION 0.97f      /* less this on a node that is or was on the PV, */
-#define RJ_HISTORY_BIAS 3322         /* less (history - this) / (this + the next above depth 5.4) */
-#define RJ_HISTORY_DIV 12267.0f
+#define RJ_HISTORY_DIV 12267.0f      /* less history / (this + the next above depth 5.4) */
 #define RJ_HISTORY_DIV_DEEP 4380.0f
 #define RJ_LMR_EXT1 34               /* a reduced move that fails high: a ply more when this */
 #define RJ_LMR_EXT1_PER 11           /* (+ per ply reduced) above alpha, */
 #define RJ_LMR_EXT2 288              /* two when this */
 #define RJ_LMR_EXT2_PER 26
 #define RJ_LMR_EXTRA_MAX 5.0f        /* (one at most once the path has this much extra) */
-#define RJ_ALPHA_RED 1.0f            /* once a move raises alpha at a PV node of depth 2 to this, */
-#define RJ_ALPHA_RED_MAX_DEPTH 12.0f /* the later moves this much shallower (values below the next) */
-#define RJ_ALPHA_RED_VALUE 2000.0f
 
 #endif

@@ -152,7 +152,7 @@ static int32_t qsearch(SearchThread *t, int32_t alpha, int32_t beta, int ply, in
     /* Step 5. Store what the fours gave (a stand pat alone is cheaper to redo) */
     if (use_tt)
         tt_store(&t->eng->tt, key, value_to_tt(best, ply), MOVE_NONE, QS_TT_DEPTH,
-                 best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER, false);
+                 best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER);
     return best;
 }
 
@@ -280,9 +280,6 @@ static int32_t node_open(SearchThread *t, int32_t *alpha, int32_t *beta, float d
     nt->found = false;
     nt->move = MOVE_NONE;
     nt->value = VALUE_NONE;
-    if (t->stack[ply].excluded == MOVE_NONE)
-        t->stack[ply].tt_pv = pv_node;
-    t->stack[ply + 1].tt_pv = false;
     if (!(t->off & FEAT_TT) && tt_probe(&t->eng->tt, p->b.key, &nt->hit)) {
         nt->found = true;
         nt->move = nt->hit.move;
@@ -290,8 +287,6 @@ static int32_t node_open(SearchThread *t, int32_t *alpha, int32_t *beta, float d
             nt->move = MOVE_NONE; /* key collision */
         int32_t v = nt->value = value_from_tt(nt->hit.value, ply);
         int bound = nt->hit.bound;
-        if (t->stack[ply].excluded == MOVE_NONE)
-            t->stack[ply].tt_pv = pv_node || nt->hit.pv;
         if (!pv_node && t->stack[ply].excluded == MOVE_NONE && nt->hit.depth >= depth &&
             (bound == BOUND_EXACT || (bound == BOUND_LOWER && v >= *beta) || (bound == BOUND_UPPER && v <= *alpha)))
             return v;
@@ -340,13 +335,13 @@ static bool node_update(SearchThread *t, int ply, bool pv_node, bool forced, Mov
 }
 
 /* The last step of both nodes: store the result (not a singular test's: the
- * TT move was left out), with whether the node is on the PV (pv). */
+ * TT move was left out). */
 static int32_t node_close(SearchThread *t, int32_t best, int32_t alpha, int32_t orig_alpha, int32_t beta,
-                          Move best_move, int depth, int ply, bool pv) {
+                          Move best_move, int depth, int ply) {
     if (t->stack[ply].excluded != MOVE_NONE)
         return best == -VALUE_INF ? alpha : best;
     int bound = best >= beta ? BOUND_LOWER : best > orig_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(&t->eng->tt, t->pos.b.key, value_to_tt(best, ply), best_move, depth, bound, pv);
+    tt_store(&t->eng->tt, t->pos.b.key, value_to_tt(best, ply), best_move, depth, bound);
     return best;
 }
 
@@ -465,7 +460,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
         t->prune.below[depth][sampled] += best < beta;
     }
     /* Step 12. Store the result */
-    return node_close(t, best, alpha, orig_alpha, beta, best_move, depth, ply, false);
+    return node_close(t, best, alpha, orig_alpha, beta, best_move, depth, ply);
 }
 
 /* ---- the renju node ----
@@ -483,13 +478,7 @@ static int32_t search(SearchThread *t, int32_t alpha, int32_t beta, int depth, i
  * our black winning 2-5 of every 40) to 141-259 over 400 (35.2%, black 34 of
  * 200). With Rapfi's standard and freestyle numbers the node did not gain
  * there (33.8% and 38.8% over 160 against search()'s 36.5% and 42.1%:
- * README, session 71), so freestyle, standard and caro keep search().
- * Session 72 added what the port had missed: the table's PV flag (nodes that
- * are or were on the PV reduced a ply less, their singular test deeper and
- * wider), history counted from Rapfi's bias, the singular test at
- * depth * (1 - 0.54) instead of 0.54, and a PV node's later moves a ply
- * shallower once one raises alpha: 88-152 over 240 (36.7%) against the
- * node's 191-369 over 560 (34.1%; 50-110 the same day), not significant. */
+ * README, session 71), so freestyle, standard and caro keep search(). */
 
 /* Chebyshev distance between two stones; -1 when either is not a stone. */
 static inline int stone_distance(const Board *b, Move a, Move c) {
@@ -515,7 +504,7 @@ static inline int rj_move_count(float depth, bool improving) {
 static float rj_reduction(SearchThread *t, int s, float depth, int move_count, int ply, bool pv_node, bool cut_node,
                           int improvement, int32_t alpha, int32_t beta, Move m, int p4s, int p4o,
                           bool threatened, bool trivial, bool important, bool distract, bool black_forbid,
-                          int dist_opp, int dist_self, float complexity, bool tt_pv) {
+                          int dist_opp, int dist_self, float complexity) {
     float r = (RJ_LMR_FACTOR * logf((float)(int)depth)) * (RJ_LMR_FACTOR * logf((float)move_count));
     if (pv_node) {
         r -= (float)(beta - alpha) / (float)(t->root_delta > 0 ? t->root_delta : 1);
@@ -524,8 +513,6 @@ static float rj_reduction(SearchThread *t, int s, float depth, int move_count, i
     } else {
         r += improvement <= 0 && r > 1.0f;
     }
-    if (tt_pv)
-        r -= RJ_TTPV_REDUCTION;
     r += complexity * (trivial ? (distract ? RJ_CR_TRIVIAL_DISTRACT : RJ_CR_TRIVIAL)
                                : !important ? RJ_CR_PLAIN : RJ_CR_IMPORTANT);
     const Move *k = t->stack[ply].killer;
@@ -541,7 +528,7 @@ static float rj_reduction(SearchThread *t, int s, float depth, int move_count, i
         r -= RJ_CONTINUOUS;
     if (black_forbid)
         r -= RJ_FALSE_FORBID;
-    r -= (float)(history_get(&t->hist, s, m) - RJ_HISTORY_BIAS) / (RJ_HISTORY_DIV + RJ_HISTORY_DIV_DEEP * (depth > 5.4f));
+    r -= (float)history_get(&t->hist, s, m) / (RJ_HISTORY_DIV + RJ_HISTORY_DIV_DEEP * (depth > 5.4f));
     return r;
 }
 
@@ -642,14 +629,11 @@ static int32_t search_renju(SearchThread *t, int32_t alpha, int32_t beta, float 
         } else if (depth >= RJ_SE_DEPTH && m == tt_move && excluded == MOVE_NONE && nt.found &&
                    !value_is_mate(ttv) && (nt.hit.bound & BOUND_LOWER) && nt.hit.depth >= depth - RJ_SE_TT_SLACK &&
                    !(t->off & FEAT_SINGULAR)) {
-            /* a node once on the PV: a wider margin and a deeper test */
-            bool former_pv = !pv_node && t->stack[ply].tt_pv;
-            int32_t sbeta = ttv - rj_value((RJ_SE_MARGIN + former_pv) * depth);
+            int32_t sbeta = ttv - rj_value(RJ_SE_MARGIN * depth);
             if (sbeta < -VALUE_MATE)
                 sbeta = -VALUE_MATE;
             t->stack[ply].excluded = m;
-            int32_t sv = search_renju(t, sbeta - 1, sbeta, depth - (depth * RJ_SE_REDUCTION - former_pv), ply, false,
-                                      cut_node);
+            int32_t sv = search_renju(t, sbeta - 1, sbeta, depth * RJ_SE_REDUCTION, ply, false, cut_node);
             t->stack[ply].excluded = MOVE_NONE;
             if (t->aborted)
                 return 0;
@@ -689,7 +673,7 @@ static int32_t search_renju(SearchThread *t, int32_t alpha, int32_t beta, float 
              * is searched again, deeper when it fails high by much */
             float r = rj_reduction(t, s, depth, move_count, ply, pv_node, cut_node, improvement, alpha, beta, m, p4s,
                                    p4o, threatened, trivial, important, distract, black_forbid, dist_opp,
-                                   dist_self, complexity, t->stack[ply].tt_pv);
+                                   dist_self, complexity);
             float d = new_depth - r;
             d = d > new_depth + 1 ? new_depth + 1 : d < 1 ? 1 : d;
             v = -search_renju(t, -alpha - 1, -alpha, d, ply + 1, false, true);
@@ -714,27 +698,14 @@ static int32_t search_renju(SearchThread *t, int32_t alpha, int32_t beta, float 
         pos_undo(p);
         if (t->aborted)
             return 0;
-        /* Step 13. Best move, PV, and at a cutoff the killers and history;
-         * once a move raises alpha on the PV, the later ones a ply shallower */
-        int32_t old_alpha = alpha;
+        /* Step 13. Best move, PV, and at a cutoff the killers and history */
         if (node_update(t, ply, pv_node, forced, m, v, beta, (int)depth, &mp, i, &best, &best_move, &alpha))
             break;
-        if (v > old_alpha && depth > 2 && depth < RJ_ALPHA_RED_MAX_DEPTH && abs(v) < rj_value(RJ_ALPHA_RED_VALUE))
-            depth -= RJ_ALPHA_RED;
     }
     if (best == -VALUE_INF && excluded == MOVE_NONE)
         return stat;
-    /* Step 14. Store the result, and whether the node is on the PV (Rapfi's
-     * "ttPv"): a node that does not fail high under a PV parent joins it, one
-     * that fails high through a child off the PV leaves it */
-    bool tt_pv = t->stack[ply].tt_pv;
-    if (best < beta)
-        tt_pv = tt_pv || (ply >= 1 && t->stack[ply - 1].tt_pv && depth > 3);
-    else if (depth > 3)
-        tt_pv = tt_pv && t->stack[ply + 1].tt_pv;
-    if (excluded == MOVE_NONE)
-        t->stack[ply].tt_pv = tt_pv;
-    return node_close(t, best, alpha, orig_alpha, beta, best_move, (int)depth, ply, tt_pv);
+    /* Step 14. Store the result */
+    return node_close(t, best, alpha, orig_alpha, beta, best_move, (int)depth, ply);
 }
 
 /* A root child: renju's node or the others'. */
@@ -780,7 +751,6 @@ static int32_t root_search(SearchThread *t, int32_t alpha, int32_t beta, int dep
     t->root_delta = beta - alpha > 0 && beta - alpha < VALUE_INF ? beta - alpha : 1000;
     t->stack[0].static_eval = eval_static(p);
     t->stack[0].extra_ext = 0;
-    t->stack[0].tt_pv = true;
     bool exact_ref = false; /* alpha holds the first move's exact score */
     for (int i = 0; i < t->root_count; i++) {
         RootMove *rm = &t->root[i];

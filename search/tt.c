@@ -11,16 +11,15 @@ static inline TTBucket *bucket_of(const TT *tt, uint64_t key) {
     return &tt->buckets[(size_t)(((unsigned __int128)key * tt->count) >> 64)];
 }
 
-static inline uint64_t pack(int32_t value, Move move, int depth, int bound, bool pv, int gen) {
+static inline uint64_t pack(int32_t value, Move move, int depth, int bound, int gen) {
     return (uint64_t)(uint32_t)value | (uint64_t)move << 32 | (uint64_t)(uint8_t)(int8_t)depth << 48 |
-           (uint64_t)(bound & 3) << 56 | (uint64_t)pv << 58 | (uint64_t)(gen & TT_GEN_MASK) << 59;
+           (uint64_t)(bound & 3) << 56 | (uint64_t)(gen & 63) << 58;
 }
 static inline int32_t d_value(uint64_t d) { return (int32_t)(uint32_t)d; }
 static inline Move d_move(uint64_t d) { return (Move)(d >> 32); }
 static inline int d_depth(uint64_t d) { return (int8_t)(uint8_t)(d >> 48); }
 static inline int d_bound(uint64_t d) { return (int)(d >> 56) & 3; }
-static inline bool d_pv(uint64_t d) { return (d >> 58) & 1; }
-static inline int d_gen(uint64_t d) { return (int)(d >> 59) & TT_GEN_MASK; }
+static inline int d_gen(uint64_t d) { return (int)(d >> 58) & 63; }
 
 void tt_set_size(TT *tt, size_t bytes) {
     tt_free(tt);
@@ -106,7 +105,7 @@ void tt_free(TT *tt) {
     tt->count = 0;
 }
 
-void tt_new_search(TT *tt) { tt->generation = (uint8_t)((tt->generation + 1) & TT_GEN_MASK); }
+void tt_new_search(TT *tt) { tt->generation = (uint8_t)((tt->generation + 1) & 63); }
 
 size_t tt_bytes(const TT *tt) { return tt->buckets ? tt->count * sizeof(TTBucket) : tt->want_bytes; }
 
@@ -134,14 +133,13 @@ bool tt_probe(const TT *tt, uint64_t key, TTHit *hit) {
             hit->move = d_move(d);
             hit->depth = d_depth(d);
             hit->bound = d_bound(d);
-            hit->pv = d_pv(d);
             return true;
         }
     }
     return false;
 }
 
-void tt_store(TT *tt, uint64_t key, int32_t value, Move move, int depth, int bound, bool pv) {
+void tt_store(TT *tt, uint64_t key, int32_t value, Move move, int depth, int bound) {
     if (!tt->count)
         return;
     TTBucket *b = bucket_of(tt, key);
@@ -162,7 +160,7 @@ void tt_store(TT *tt, uint64_t key, int32_t value, Move move, int depth, int bou
             slot = e;
             break;
         }
-        int age = (tt->generation - d_gen(d)) & TT_GEN_MASK;
+        int age = (tt->generation - d_gen(d)) & 63;
         int worth = d_depth(d) - 4 * age;
         if (worth < worst) {
             worst = worth;
@@ -173,7 +171,7 @@ void tt_store(TT *tt, uint64_t key, int32_t value, Move move, int depth, int bou
         depth = -100;
     if (depth > 127)
         depth = 127;
-    uint64_t d = pack(value, move, depth, bound, pv, tt->generation);
+    uint64_t d = pack(value, move, depth, bound, tt->generation);
     atomic_store_explicit(&slot->data, d, memory_order_relaxed);
     atomic_store_explicit(&slot->check, key ^ d, memory_order_relaxed);
 }

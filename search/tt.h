@@ -4,8 +4,7 @@
  * 64-bit words, {key ^ data, data}, written and read with relaxed atomics so
  * that helper threads share it without locks: a torn entry fails the key check.
  * data packs the value (32 bits, mate scores stored relative to the node), the
- * move (16), the depth (8, signed), the bound (2), whether the node is or was
- * on the principal variation (1: the renju node's "ttPv") and the generation (5).
+ * move (16), the depth (8, signed), the bound (2) and the generation (6).
  * Replacement: a matching key first, else the entry with the lowest
  * depth - 4 * age. Memory is allocated on first use, so setting the size is
  * cheap (START must answer fast). Fresh pages cost a fault on first touch
@@ -26,7 +25,6 @@
 #include "../brain/board.h"
 
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
-enum { TT_GEN_MASK = 31 }; /* generations wrap at 32 */
 
 typedef struct {
     _Atomic uint64_t check, data;
@@ -52,7 +50,6 @@ typedef struct {
     Move move;
     int depth;
     int bound;
-    bool pv;    /* stored by a node on (or once on) the principal variation */
 } TTHit;
 
 /* Choose the size in bytes (rounded down to whole buckets, at least one);
@@ -71,7 +68,7 @@ size_t tt_bytes(const TT *tt);
 int tt_hashfull(const TT *tt);
 
 bool tt_probe(const TT *tt, uint64_t key, TTHit *hit);
-void tt_store(TT *tt, uint64_t key, int32_t value, Move move, int depth, int bound, bool pv);
+void tt_store(TT *tt, uint64_t key, int32_t value, Move move, int depth, int bound);
 
 static inline void tt_prefetch(const TT *tt, uint64_t key) {
     if (tt->count)
