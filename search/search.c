@@ -929,8 +929,11 @@ void search_iterate(SearchThread *t) {
     Engine *e = t->eng;
     const SearchLimits *l = &e->limits;
     int max_depth = l->max_depth > 0 ? l->max_depth : MAX_PLY - 10;
+    /* renju's node (Rapfi's shape) keeps its PV: never MTD(f)'s null windows
+     * unless asked for (README, changes tried: session 76) */
     bool use_mtdf = l->driver == DRIVER_MTDF ||
-                    (l->driver == DRIVER_AUTO && l->randomize && (splitmix64(&t->rng) & 1));
+                    (l->driver == DRIVER_AUTO && l->randomize && t->pos.rule != RULE_RENJU &&
+                     (splitmix64(&t->rng) & 1));
     int32_t score = 0;
     for (int depth = 1; depth <= max_depth; depth++) {
         /* helpers spread over depths */

@@ -55,9 +55,9 @@ typedef struct SearchLimits {
     int max_depth;         /* 0 = no cap */
     uint64_t max_nodes;    /* 0 = no cap */
     int threads;           /* >= 1 */
-    bool randomize;        /* MTD(f) or PVS at random, random choice among near-best moves */
+    bool randomize;        /* MTD(f) or PVS at random (renju: PVS), random choice among near-best moves */
     uint64_t seed;         /* seeds the randomisation: same seed, same choices */
-    Driver driver;         /* PVS, MTD(f), or AUTO (PVS unless randomised) */
+    Driver driver;         /* PVS, MTD(f), or AUTO (PVS unless randomised; renju always PVS) */
     bool use_vct;          /* threat-space search at the root */
     uint32_t features_off; /* FEAT_* bits: features switched off (0 for play) */
     bool one_ply;          /* no search: the best-weighted cell (seeds 000/002), after

@@ -1107,6 +1107,47 @@ START_TEST(test_mtdf_driver) {
 }
 END_TEST
 
+/* Randomised play picks the MTD(f) driver for half the moves, but never in
+ * renju: its node of Rapfi's shape keeps its PV logic (PVS), and renju
+ * played better so (README, changes tried: session 76). */
+START_TEST(test_renju_randomised_pvs) {
+    Engine *e = engine_new();
+    Pos *p = malloc(sizeof *p);
+    Record *r = malloc(sizeof *r);
+    uint64_t mtdf[RULE_COUNT] = {0};
+    int searched[RULE_COUNT] = {0};
+    for (int i = 0; i < bench_position_count; i++) {
+        char err[128];
+        ck_assert_msg(record_parse(bench_positions[i], r, err, sizeof err), "%s", err);
+        pos_record(p, r);
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            SearchLimits l;
+            search_limits_default(&l);
+            l.turn_ms = -1;
+            l.max_depth = 5;
+            l.randomize = true;
+            l.seed = seed;
+            l.features_off = FEAT_ROOT_THREATS;
+            engine_clear_hash(e);
+            engine_arm(e);
+            int32_t score = 0;
+            Move m = engine_think(e, p, &l, note_score, &score, NULL);
+            ck_assert(m != MOVE_NONE && p->b.cell[m] == EMPTY);
+            mtdf[p->rule] += e->threads[0]->mtdf_iterations;
+            searched[p->rule]++;
+        }
+    }
+    ck_assert_int_gt(searched[RULE_RENJU], 0);
+    ck_assert_msg(mtdf[RULE_RENJU] == 0, "%lu MTD(f) iterations in renju", (unsigned long)mtdf[RULE_RENJU]);
+    ck_assert_int_gt(searched[RULE_FREESTYLE], 0);
+    ck_assert_msg(mtdf[RULE_FREESTYLE] > 0, "no MTD(f) iteration in %d randomised freestyle searches",
+                  searched[RULE_FREESTYLE]);
+    free(r);
+    free(p);
+    engine_free(e);
+}
+END_TEST
+
 /* Every rule but renju treats the colours alike: a position and the same one
  * with every stone's colour and the side to move swapped (a pass first) are
  * searched alike, the same move, the values apart by twice the colour term
@@ -1277,6 +1318,7 @@ Suite *suite_search(void) {
     tcase_add_test(tc, test_spared_moves);
     tcase_add_test(tc, test_qsearch_tt_keeps_wins);
     tcase_add_test(tc, test_mtdf_driver);
+    tcase_add_test(tc, test_renju_randomised_pvs);
     tcase_add_test(tc, test_colour_symmetry);
     tcase_add_test(tc, test_prune_stats);
     suite_add_tcase(s, tc);
