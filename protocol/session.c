@@ -63,7 +63,8 @@ typedef struct {
     int64_t timeout_turn, timeout_match, time_left;
     uint64_t max_memory, hash_kib, max_nodes;
     int threads, max_depth;
-    bool randomize, one_ply;
+    int randomize; /* INFO random: 0, 1, or -1 (not given: on outside renju) */
+    bool one_ply;
     uint64_t seed, move_counter;
     uint32_t features_off; /* INFO features_off: search features switched off */
     int strength;          /* INFO strength 0..100 (100: full strength) */
@@ -145,7 +146,9 @@ static void make_limits(Session *s, SearchLimits *l) {
     l->max_depth = s->max_depth;
     l->max_nodes = s->max_nodes;
     l->threads = s->threads;
-    l->randomize = s->randomize;
+    /* by default renju is not randomised: its near-best choice cost play
+     * against Rapfi (README, changes tried: session 77) */
+    l->randomize = s->randomize >= 0 ? s->randomize != 0 : s->rule != RULE_RENJU;
     l->one_ply = s->one_ply;
     l->features_off = s->features_off;
     l->seed = s->seed + s->move_counter++;
@@ -906,7 +909,7 @@ int session_run(int in_fd, FILE *out) {
     s->timeout_turn = 5000;
     s->time_left = INT64_MAX;
     s->threads = 1;
-    s->randomize = true;
+    s->randomize = -1;
     s->strength = 100;
     s->seed = (uint64_t)now_ns();
     static LineReader lr;

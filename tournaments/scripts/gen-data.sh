@@ -6,9 +6,9 @@
 # quinto-manager -results file: every game's moves and result). NODES is the
 # search's node budget a move (INFO max_node; 16 MiB of hash, cleared each
 # game; 100 ms a move caps the root threat solvers), so the data barely depends on
-# the machine's speed; the brain's randomisation (INFO random 1, the default)
-# varies the games further. Run from the repository after `make`; QUINTO_BIN=DIR
-# takes pbrain-quinto and quinto-manager from DIR instead (a fixed copy, so that
+# the machine's speed; the brain's randomisation (INFO random 1, asked for
+# here: renju's default is 0) varies the games further. Run from the
+# repository after `make`; QUINTO_BIN=DIR takes pbrain-quinto and quinto-manager from DIR instead (a fixed copy, so that
 # rebuilding during a long run does not change the data's engine).
 # OPPONENT="cmd=/abs/brain [dir=D] [option.KEY=VALUE ...]" plays B instead of
 # Quinto (another brain's games are data like any other; Rapfi with
@@ -43,7 +43,7 @@ if [ -n "$OPPONENT" ]; then
     name=$name-vs
     set -- -engine $OPPONENT name=B
 else
-    set -- -engine cmd="$bin/pbrain-quinto" name=B option.max_node=$((nodes * 3 / 2)) option.hash_size=16384
+    set -- -engine cmd="$bin/pbrain-quinto" name=B option.max_node=$((nodes * 3 / 2)) option.hash_size=16384 option.random=1
 fi
 # shellcheck disable=SC2086
 if [ -n "$ENGINE_A" ]; then
@@ -51,7 +51,7 @@ if [ -n "$ENGINE_A" ]; then
     name=${name%-vs}-ext
     set -- -engine $ENGINE_A name=A "$@"
 else
-    set -- -engine cmd="$bin/pbrain-quinto" name=A option.max_node="$nodes" option.hash_size=16384 "$@"
+    set -- -engine cmd="$bin/pbrain-quinto" name=A option.max_node="$nodes" option.hash_size=16384 option.random=1 "$@"
 fi
 "$bin/quinto-manager" match "$@" -rule "$rule" -size "$size" -tc "${TC:-100/0}" -openings "$ops" \
     -games "$games" -concurrency 2 -reuse -seed "$seed" \
