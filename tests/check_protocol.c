@@ -338,64 +338,6 @@ START_TEST(test_last_message_is_the_move) {
 }
 END_TEST
 
-/* One fixed-depth search (6 plies, seed 3) of a renju game position (7
- * stones, white to move) in a fresh brain under `rule`, with `INFO random
- * RANDOM` unless NULL: every iteration's depth, value, node count and source
- * with its line, and the move. The search is deterministic on one thread. */
-static void fixed_search(int rule, const char *random, char *out, size_t size) {
-    Child *c = brain();
-    child_send(c, "INFO timeout_turn 60000");
-    child_send(c, "INFO max_depth 6");
-    child_send(c, "INFO seed 3");
-    child_send(c, "INFO rule %d", rule);
-    if (random)
-        child_send(c, "INFO random %s", random);
-    child_send(c, "START 15");
-    expect(c, "OK");
-    child_send(c, "BOARD");
-    const char *stones[] = {"7,7,2", "8,5,1", "9,5,2", "8,6,1", "8,4,2", "10,6,1", "9,6,2"};
-    for (int i = 0; i < 7; i++)
-        child_send(c, "%s", stones[i]);
-    child_send(c, "DONE");
-    size_t len = 0;
-    out[0] = 0;
-    for (;;) {
-        char err[128];
-        int r = child_read(c, wait_ms(30000), err, sizeof err);
-        ck_assert_msg(r == LR_LINE, "no reply (%d %s)", r, err);
-        const char *l = child_line(c);
-        /* the time-dependent fields (nps, tm, hash) left out */
-        const char *nps = strstr(l, " nps "), *src = strstr(l, " hash ");
-        bool msg = !strncmp(l, "MESSAGE depth", 13) && nps && src && (src = strchr(src + 6, ' '));
-        int n = msg ? snprintf(out + len, size - len, "%.*s%s\n", (int)(nps - l), l, src)
-                    : snprintf(out + len, size - len, "%s\n", l);
-        ck_assert(n > 0 && (size_t)n < size - len);
-        len += (size_t)n;
-        if (strncmp(l, "MESSAGE", 7))
-            break;
-    }
-    finish(c);
-}
-
-/* Renju is not randomised unless INFO random 1 asks for it: its random
- * choice among near-best moves cost play against Rapfi (README, changes
- * tried: session 77). On this position the randomised search picks another
- * move ("random") and its near-best windows search other nodes; by default
- * renju searches exactly as with INFO random 0, freestyle as with random 1. */
-START_TEST(test_renju_not_randomised_by_default) {
-    static char deflt[4096], off[4096], on[4096];
-    fixed_search(4, NULL, deflt, sizeof deflt);
-    fixed_search(4, "0", off, sizeof off);
-    fixed_search(4, "1", on, sizeof on);
-    ck_assert_msg(!strcmp(deflt, off), "renju by default:\n%s\nwith INFO random 0:\n%s", deflt, off);
-    ck_assert_msg(strcmp(on, off) != 0, "renju with INFO random 1 searched as with random 0:\n%s", on);
-    ck_assert_msg(strstr(on, " random pv ") != NULL, "no random near-best choice:\n%s", on);
-    fixed_search(0, NULL, deflt, sizeof deflt);
-    fixed_search(0, "1", on, sizeof on);
-    ck_assert_msg(!strcmp(deflt, on), "freestyle by default:\n%s\nwith INFO random 1:\n%s", deflt, on);
-}
-END_TEST
-
 /* INFO features_off 256 switches the root VCF/VCT off: the four-three is
  * then found by the alpha-beta search instead of the VCF solver. */
 START_TEST(test_features_off) {
@@ -1422,6 +1364,57 @@ static long long last_nodes(Child *c, int timeout_ms) {
     ck_assert(p);
     return atoll(p + 3);
 }
+
+/* One fixed-depth search (6 plies, seed 3) of a renju game position (7
+ * stones, white to move) in a fresh brain under `rule`, with `INFO random
+ * RANDOM` unless NULL: every iteration's depth, value, node count and source
+ * with its line, and the move. The search is deterministic on one thread. */
+static void fixed_search(int rule, const char *random, char *out, size_t size) {
+    enum { MSGS = 64 };
+    static char msgs[MSGS][256];
+    Child *c = brain();
+    child_send(c, "INFO timeout_turn 60000");
+    child_send(c, "INFO max_depth 6");
+    child_send(c, "INFO seed 3");
+    child_send(c, "INFO rule %d", rule);
+    if (random)
+        child_send(c, "INFO random %s", random);
+    child_send(c, "START 15");
+    expect(c, "OK");
+    child_send(c, "BOARD\n7,7,2\n8,5,1\n9,5,2\n8,6,1\n8,4,2\n10,6,1\n9,6,2\nDONE");
+    int n;
+    const char *mv = collect(c, "depth ", msgs, MSGS, &n, wait_ms(30000));
+    ck_assert(n > 0 && n <= MSGS);
+    size_t len = (size_t)snprintf(out, size, "%s\n", mv);
+    for (int i = 0; i < n; i++) {
+        /* the time-dependent fields (nps, tm, hash) left out */
+        const char *l = msgs[i], *nps = strstr(l, " nps "), *src = strstr(l, " hash ");
+        ck_assert(nps && src && (src = strchr(src + 6, ' ')));
+        ck_assert(len < size);
+        len += (size_t)snprintf(out + len, size - len, "%.*s%s\n", (int)(nps - l), l, src);
+    }
+    ck_assert(len < size);
+    finish(c);
+}
+
+/* Renju is not randomised unless INFO random 1 asks for it: its random
+ * choice among near-best moves cost play against Rapfi (README, changes
+ * tried: session 77). On this position the randomised search picks another
+ * move ("random") and its near-best windows search other nodes; by default
+ * renju searches exactly as with INFO random 0, freestyle as with random 1. */
+START_TEST(test_renju_not_randomised_by_default) {
+    static char deflt[4096], off[4096], on[4096];
+    fixed_search(4, NULL, deflt, sizeof deflt);
+    fixed_search(4, "0", off, sizeof off);
+    fixed_search(4, "1", on, sizeof on);
+    ck_assert_msg(!strcmp(deflt, off), "renju by default:\n%s\nwith INFO random 0:\n%s", deflt, off);
+    ck_assert_msg(strcmp(on, off) != 0, "renju with INFO random 1 searched as with random 0:\n%s", on);
+    ck_assert_msg(strstr(on, " random pv ") != NULL, "no random near-best choice:\n%s", on);
+    fixed_search(0, NULL, deflt, sizeof deflt);
+    fixed_search(0, "1", on, sizeof on);
+    ck_assert_msg(!strcmp(deflt, on), "freestyle by default:\n%s\nwith INFO random 1:\n%s", deflt, on);
+}
+END_TEST
 
 START_TEST(test_strength_levels) {
     /* INFO strength: a smaller search at lower levels, a full one at 100 */
