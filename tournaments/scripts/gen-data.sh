@@ -8,8 +8,9 @@
 # game; 100 ms a move caps the root threat solvers), so the data barely depends on
 # the machine's speed; the brain's randomisation (INFO random 1, asked for
 # here: renju's default is 0) varies the games further. Run from the
-# repository after `make`; QUINTO_BIN=DIR takes pbrain-quinto and quinto-manager from DIR instead (a fixed copy, so that
-# rebuilding during a long run does not change the data's engine).
+# repository after `make`; QUINTO_BIN=DIR takes pbrain-quinto and
+# quinto-manager from DIR instead (a fixed copy, so that rebuilding during a
+# long run does not change the data's engine).
 # OPPONENT="cmd=/abs/brain [dir=D] [option.KEY=VALUE ...]" plays B instead of
 # Quinto (another brain's games are data like any other; Rapfi with
 # option.max_depth=8, say), and the results file is named games-RULE-SIZE-
